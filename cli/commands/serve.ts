@@ -1,0 +1,98 @@
+import { ConfigError, loadConfig, type LoadedConfig } from '../../core/config/index.ts';
+import { openCore, type Core } from '../../core/index.ts';
+import { createLogger } from '../../core/log.ts';
+import { migrate, migrationStatus } from '../../core/store/index.ts';
+import { newerThanBinary } from '../../core/store/migrations.ts';
+import { startServer } from '../../daemon/server.ts';
+import { installShutdown } from '../../daemon/shutdown.ts';
+import { VERSION } from '../../core/version.ts';
+import { queueOf } from '../../core/queue/runtime.ts';
+import { startScheduler } from '../../daemon/scheduler.ts';
+
+/**
+ * `svc serve`: config → secrets → store → migrations → HTTP. Pending migrations are applied at
+ * start on both stores (the runner is safe against concurrent migrators, so replicas starting
+ * together are fine) unless --no-migrate, which refuses to start instead. See docs/operations.md.
+ */
+export async function serve(opts: { migrate: boolean }): Promise<void> {
+  let loaded: LoadedConfig;
+  try {
+    loaded = loadConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write('svc: invalid configuration, not starting:\n');
+    for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
+    process.exit(1);
+  }
+  const { config, warnings } = loaded;
+  const log = createLogger(config.SERVICE_LOG_LEVEL);
+  for (const w of warnings) log.warn(w);
+
+  const core = await openCore(config, { log });
+  try {
+    await prepareSchema(core, opts.migrate);
+  } catch (err) {
+    await core.close().catch(() => {});
+    log.error('not starting', { reason: (err as Error).message });
+    process.stderr.write(`svc: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const handle = await startServer(core, { port: config.PORT, host: config.SERVICE_HOST });
+  installShutdown(core, handle);
+  startEmbeddedWorkers(core);
+  // Every process runs the scheduler component; SERVICE_SCHEDULER_LEADER_MODE decides who enqueues.
+  startScheduler(core);
+  collectStartupGarbage();
+  // DATABASE_URL is never logged: it usually holds a password.
+  log.info('listening', {
+    address: `http://${handle.host.includes(':') ? `[${handle.host}]` : handle.host}:${handle.port}`,
+    port: handle.port,
+    store: config.SERVICE_STORE,
+    ...(config.SERVICE_STORE === 'sqlite' ? { dbPath: config.dbPath } : {}),
+    version: VERSION,
+    pid: process.pid,
+  });
+}
+
+/** SERVICE_EMBEDDED_WORKERS (auto: 2 on SQLite, 0 on PostgreSQL): queue workers in this process.
+ * Stopped (in-flight runs finish their step or hand back) before the store closes. */
+function startEmbeddedWorkers(core: Core): void {
+  const n = core.config.SERVICE_EMBEDDED_WORKERS === 'auto' ? (core.config.SERVICE_STORE === 'sqlite' ? 2 : 0) : core.config.SERVICE_EMBEDDED_WORKERS;
+  if (n === 0) return;
+  const w = queueOf(core).worker({ concurrency: n, leaseMs: core.config.SERVICE_JOB_LEASE_MS });
+  core.onClose(() => w.stop(core.config.SERVICE_SHUTDOWN_TIMEOUT_MS));
+  void w.start().catch((err: unknown) => core.log.error('embedded worker stopped', { error: err }));
+  core.log.info('embedded queue workers started', { concurrency: n });
+}
+
+async function prepareSchema(core: Core, apply: boolean): Promise<void> {
+  const status = await migrationStatus(core.db);
+  if (status.newerThanBinary) {
+    throw newerThanBinary(status);
+  }
+  if (status.pending.length === 0) return;
+  if (!apply) {
+    throw new Error(`${status.pending.length} migration(s) pending (database at ${status.current}, binary at ${status.latest}) and --no-migrate was given; run \`svc migrate\` first`);
+  }
+  core.log.info('applying migrations', { store: core.config.SERVICE_STORE, from: status.current, to: status.latest });
+  // A concurrent migrator (another replica) may apply some of them; `applied` lists only ours.
+  const applied = await migrate(core.db);
+  core.log.info('migrations applied', { version: status.latest, applied: applied.map((m) => `${m.version}_${m.name}`) });
+}
+
+const STARTUP_GC_DELAY_MS = 500;
+
+/**
+ * Evaluating the program's modules grows V8's young generation to its maximum (2 × 4 MB, see
+ * build.mjs) and leaves start-up garbage in the old one, and V8 never shrinks them in an idle
+ * process (measured: RSS unchanged after 30 s). One memory-reducing collection once the server is
+ * up returns that (about 5 MB of RSS); under load the young generation grows again as before.
+ * Delayed so that it does not hold up the first requests; it pauses the process once for ~40 ms.
+ * Only in the binary: build.mjs starts it with --expose-gc-as and sea-entry.cjs hands the function over.
+ */
+function collectStartupGarbage(): void {
+  const gc = (globalThis as { __SVC_GC__?: (opts: object) => void }).__SVC_GC__;
+  if (!gc) return;
+  setTimeout(() => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }), STARTUP_GC_DELAY_MS).unref();
+}

@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { serveUnit, UNIT_DEFAULTS, workerUnit, type UnitOptions } from './systemd-units.ts';
+
+export interface SystemdCommandOptions {
+  dir?: string;
+  user?: string;
+  envFile?: string;
+  dataDir?: string;
+  bin?: string;
+  stopTimeout?: string;
+}
+
+/** The installed binary: this executable when running as the single binary, else the usual path. */
+async function defaultBin(): Promise<string> {
+  try {
+    const sea = await import('node:sea');
+    if (sea.isSea()) return process.execPath;
+  } catch {
+    // not a single-executable build
+  }
+  return '/usr/local/bin/svc';
+}
+
+/**
+ * `svc systemd`: writes svc.service and svc-worker@.service into --dir, or prints both when no
+ * --dir is given. Enabling them is left to the operator (docs/operations.md).
+ */
+export async function systemd(opts: SystemdCommandOptions): Promise<void> {
+  const bin = opts.bin ?? (await defaultBin());
+  const stop = Number(opts.stopTimeout ?? UNIT_DEFAULTS.workerStopTimeoutMs);
+  if (!isAbsolute(bin)) throw new Error('--bin must be an absolute path');
+  if (!Number.isInteger(stop) || stop < 0) throw new Error('--stop-timeout must be a number of milliseconds');
+  const o: UnitOptions = {
+    bin,
+    user: opts.user ?? UNIT_DEFAULTS.user,
+    envFile: opts.envFile ?? UNIT_DEFAULTS.envFile,
+    dataDir: opts.dataDir ?? UNIT_DEFAULTS.dataDir,
+    workerStopTimeoutMs: stop,
+  };
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(o.user)) throw new Error('--user must be a plain user name');
+  for (const [flag, p] of [['--env-file', o.envFile], ['--data-dir', o.dataDir]] as const) {
+    if (!isAbsolute(p) || /\s/.test(p)) throw new Error(`${flag} must be an absolute path without spaces`);
+  }
+  const units = { 'svc.service': serveUnit(o), 'svc-worker@.service': workerUnit(o) };
+  if (!opts.dir) {
+    for (const [name, text] of Object.entries(units)) process.stdout.write(`# ${name}\n${text}\n`);
+    return;
+  }
+  const dir = resolve(opts.dir);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(units)) {
+    writeFileSync(join(dir, name), text, { mode: 0o644 });
+    process.stdout.write(`wrote ${join(dir, name)}\n`);
+  }
+  process.stdout.write(
+    `next: create the user and data directory (useradd --system --home ${o.dataDir} ${o.user}; install -d -o ${o.user} -m 700 ${o.dataDir}),\n` +
+      `      put the configuration in ${o.envFile} (mode 600), then: systemctl daemon-reload && systemctl enable --now svc svc-worker@1\n`,
+  );
+}

@@ -1,0 +1,30 @@
+import { createElement as h } from 'react';
+import { Box, Text } from 'ink';
+import type { Invitation } from '../../core/invitations/types.ts';
+import { caption, COLUMNS, rowCells } from './invitation-columns.ts';
+
+const STATUS_COLOR: Record<Invitation['status'], string> = { pending: 'green', used: 'blue', revoked: 'gray', expired: 'yellow' };
+const STATUS_COL = COLUMNS.indexOf('STATUS');
+
+/**
+ * Ink table of invitations: a bold header, one row each, the status coloured. Each row is one
+ * pre-padded Text line, so a terminal narrower than the table wraps lines instead of flexbox
+ * squeezing columns into each other.
+ */
+export function InvitationsTable({ workspace, rows }: { workspace: { id: string; name: string }; rows: Invitation[] }) {
+  const cells = [COLUMNS.slice() as string[], ...rows.map(rowCells)];
+  const widths = COLUMNS.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
+  const pad = (r: string[], c: number) => (c === r.length - 1 ? r[c]! : r[c]!.padEnd(widths[c]! + 2));
+  const line = (r: string[], key: number, inv?: Invitation) =>
+    h(
+      Text,
+      { key, bold: !inv, wrap: 'wrap' },
+      ...r.map((_, c) => (inv && c === STATUS_COL ? h(Text, { key: c, color: STATUS_COLOR[inv.status] }, pad(r, c)) : pad(r, c))),
+    );
+  return h(
+    Box,
+    { flexDirection: 'column' },
+    h(Text, { dimColor: true }, caption(workspace, rows.length)),
+    ...(rows.length === 0 ? [] : [line(cells[0]!, 0), ...rows.map((inv, i) => line(cells[i + 1]!, i + 1, inv))]),
+  );
+}

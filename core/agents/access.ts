@@ -1,0 +1,92 @@
+import { atLeast, type Role } from '../accounts/roles.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { Queryable } from '../store/types.ts';
+import { AGENT_COLUMNS, VERSION_COLUMNS, toAgent, toVersion, type AgentRow, type VersionRow } from './rows.ts';
+import type { Agent, AgentVersion } from './types.ts';
+
+/** Who acts, in which workspace (the session's active one), with which role there. */
+export interface Caller {
+  userId: string;
+  workspaceId: string;
+  role: Role;
+}
+
+/** Agents a user sees: their own, shared with them, or shared with the whole workspace. */
+export const VISIBLE_TO_USER = `(a.owner_user_id = ? OR a.shared_with_workspace = 1
+  OR EXISTS (SELECT 1 FROM agent_shares s WHERE s.agent_id = a.id AND s.user_id = ?))`;
+
+/** Admins and owners manage every agent of the workspace, so they see them all. */
+export const seesAll = (c: Caller) => atLeast(c.role, 'admin');
+
+/** Writes need the member role (viewers read), and then the agent's owner or an admin+. */
+export const canManage = (c: Caller, a: Agent) => atLeast(c.role, 'admin') || (atLeast(c.role, 'member') && a.ownerUserId === c.userId);
+
+/**
+ * The agent as the caller may see it, in the caller's active workspace. Invisible and missing are
+ * the same 404, so ids of other people's private agents reveal nothing.
+ */
+export async function visibleAgent(q: Queryable, c: Caller, id: string): Promise<Agent> {
+  const row = seesAll(c)
+    ? await q.one<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.id = ? AND a.workspace_id = ? AND a.deleted_at IS NULL`, [id, c.workspaceId])
+    : await q.one<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.id = ? AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER}`, [
+        id,
+        c.workspaceId,
+        c.userId,
+        c.userId,
+      ]);
+  if (!row) throw notFound('Agent');
+  return toAgent(row);
+}
+
+/** The agent if the caller may change it: 404 when they cannot see it, 403 when they only see it. */
+export async function managedAgent(q: Queryable, c: Caller, id: string): Promise<Agent> {
+  const a = await visibleAgent(q, c, id);
+  if (!canManage(c, a)) throw new AppError(403, 'forbidden', "Only the agent's owner (member role or higher) or a workspace admin or owner may change this agent.");
+  return a;
+}
+
+/**
+ * The version a run of `agentId` by `userId` executes: the latest published one, when the agent is
+ * not deleted and the user owns it, or it is shared with them or with the whole workspace — and in
+ * every case the user is still a member of the agent's workspace (a removed member keeps neither
+ * their own agents nor direct shares). Undefined otherwise; the run API answers 404 for all of these
+ * alike, never saying which.
+ */
+export async function runnableVersion(q: Queryable, agentId: string, userId: string): Promise<AgentVersion | undefined> {
+  const row = await q.one<VersionRow>(
+    `SELECT ${VERSION_COLUMNS}
+       FROM agents a
+       JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version
+       JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = ?
+      WHERE a.id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER}`,
+    [userId, agentId, userId, userId],
+  );
+  return row && toVersion(row);
+}
+
+/** The provider account fields a run start checks (see checkVersionTarget), read with the version. */
+export interface TargetAccount {
+  id: string;
+  slug: string;
+  enabled: boolean;
+}
+
+/**
+ * runnableVersion plus what a run start checks next, in the same statement: the caller's role in
+ * the agent's workspace (from the membership row the visibility join already reads) and the
+ * version's provider account (`null` when it is missing or deleted). One round trip instead of three.
+ */
+export async function runnableTarget(q: Queryable, agentId: string, userId: string): Promise<{ version: AgentVersion; role: Role; account: TargetAccount | null } | undefined> {
+  const row = await q.one<VersionRow & { m_role: Role; pa_id: string | null; pa_slug: string | null; pa_enabled: number | null }>(
+    `SELECT ${VERSION_COLUMNS}, m.role AS m_role, pa.id AS pa_id, pa.slug AS pa_slug, pa.enabled AS pa_enabled
+       FROM agents a
+       JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version
+       JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = ?
+       LEFT JOIN provider_accounts pa ON pa.id = v.provider_account_id AND pa.workspace_id = a.workspace_id AND pa.deleted_at IS NULL
+      WHERE a.id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER}`,
+    [userId, agentId, userId, userId],
+  );
+  if (!row) return undefined;
+  const account = row.pa_id === null ? null : { id: row.pa_id, slug: row.pa_slug!, enabled: Number(row.pa_enabled) === 1 };
+  return { version: toVersion(row), role: row.m_role, account };
+}

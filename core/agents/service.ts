@@ -1,0 +1,142 @@
+import { atLeast } from '../accounts/roles.ts';
+import type { Clock } from '../clock.ts';
+import { AppError, conflict, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { ProviderAccountDeps } from '../provider-accounts/service.ts';
+import { UniqueViolation, type Db } from '../store/types.ts';
+import { managedAgent, seesAll, VISIBLE_TO_USER, visibleAgent, type Caller } from './access.ts';
+import { AGENT_COLUMNS, VERSION_COLUMNS, toAgent, toVersion, type AgentRow, type VersionRow } from './rows.ts';
+import { checkDraftTarget } from './target.ts';
+import type { Agent, AgentVersion } from './types.ts';
+import { validateSettings, validateTools, type ToolInput } from './validate.ts';
+
+export { runnableVersion, type Caller } from './access.ts';
+export { checkVersionTarget } from './target.ts';
+export { shareAgent, unshareAgent, sharesOf, type ShareTarget, type Shares } from './shares.ts';
+
+export interface AgentDeps {
+  db: Db;
+  clock: Clock;
+  /** Provider accounts of the workspace (a draft may only name one of them). */
+  accounts: ProviderAccountDeps;
+}
+
+export interface AgentInput {
+  name: string;
+  instructions: string;
+  providerAccountId?: string | null | undefined;
+  model?: string | null | undefined;
+  tools?: ToolInput[] | undefined;
+  settings?: unknown;
+}
+
+export type AgentPatch = Partial<AgentInput>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput): Promise<Agent> {
+  if (!atLeast(c.role, 'member')) throw new AppError(403, 'forbidden', 'This needs the member role or higher in the workspace.');
+  const pa = input.providerAccountId ?? null;
+  const model = input.model ?? null;
+  const tools = validateTools(input.tools ?? []);
+  const settings = validateSettings(input.settings ?? {});
+  await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
+  const id = newId('agt');
+  const now = iso(deps.clock.now());
+  await deps.db.run(
+    `INSERT INTO agents (id, workspace_id, owner_user_id, name, instructions, provider_account_id, model, tools, settings, shared_with_workspace, latest_version, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)`,
+    [id, c.workspaceId, c.userId, input.name, input.instructions, pa, model, JSON.stringify(tools), JSON.stringify(settings), now, now],
+  );
+  return visibleAgent(deps.db, c, id);
+}
+
+export const getAgent = (deps: AgentDeps, c: Caller, id: string): Promise<Agent> => visibleAgent(deps.db, c, id);
+
+/**
+ * The agents the caller sees in the active workspace, oldest first. `all` (admins and owners only,
+ * else ignored) lists every agent of the workspace, including private drafts of other members.
+ */
+export async function listAgents(deps: AgentDeps, c: Caller, opts: { all?: boolean } = {}): Promise<Agent[]> {
+  const rows =
+    opts.all && seesAll(c)
+      ? await deps.db.all<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.workspace_id = ? AND a.deleted_at IS NULL ORDER BY a.created_at, a.id`, [c.workspaceId])
+      : await deps.db.all<AgentRow>(
+          `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER} ORDER BY a.created_at, a.id`,
+          [c.workspaceId, c.userId, c.userId],
+        );
+  return rows.map(toAgent);
+}
+
+/** Edits the draft only: published versions never change. Fields given replace the draft's. */
+export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch: AgentPatch): Promise<Agent> {
+  const a = await managedAgent(deps.db, c, id);
+  const pa = patch.providerAccountId === undefined ? a.providerAccountId : patch.providerAccountId;
+  const model = patch.model === undefined ? a.model : patch.model;
+  const tools = patch.tools === undefined ? a.tools : validateTools(patch.tools);
+  const settings = patch.settings === undefined ? a.settings : validateSettings(patch.settings);
+  if (patch.providerAccountId !== undefined || patch.model !== undefined) await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
+  const r = await deps.db.run(
+    `UPDATE agents SET name = ?, instructions = ?, provider_account_id = ?, model = ?, tools = ?, settings = ?, updated_at = ?
+      WHERE id = ? AND deleted_at IS NULL`,
+    [patch.name ?? a.name, patch.instructions ?? a.instructions, pa, model, JSON.stringify(tools), JSON.stringify(settings), iso(deps.clock.now()), id],
+  );
+  if (r.changes !== 1) throw notFound('Agent');
+  return visibleAgent(deps.db, c, id);
+}
+
+/** Soft delete: runs and versions stay for the record; the agent stops being listed or runnable. */
+export async function deleteAgent(deps: AgentDeps, c: Caller, id: string): Promise<void> {
+  await managedAgent(deps.db, c, id);
+  const r = await deps.db.run('UPDATE agents SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL', [iso(deps.clock.now()), id]);
+  if (r.changes !== 1) throw notFound('Agent');
+}
+
+/**
+ * Freezes the draft as version N+1. The counter is bumped first (`UPDATE … RETURNING` takes the
+ * row's write lock), then the draft is copied in the same transaction, so concurrent publishes get
+ * N+1 and N+2 and each snapshot is the draft as it stood under the lock. The primary key
+ * (agent_id, version) is the backstop: a collision retries, and after three a 409.
+ *
+ * `check` vets the draft first (the route passes the provider-account/model check).
+ */
+export async function publishAgent(deps: AgentDeps, c: Caller, id: string, check?: (draft: Agent) => Promise<void>): Promise<AgentVersion> {
+  const draft = await managedAgent(deps.db, c, id);
+  await check?.(draft);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await deps.db.tx(async (q) => {
+        const bumped = await q.one<{ latest_version: number }>(
+          'UPDATE agents SET latest_version = latest_version + 1 WHERE id = ? AND deleted_at IS NULL RETURNING latest_version',
+          [id],
+        );
+        if (!bumped) throw notFound('Agent');
+        const version = Number(bumped.latest_version);
+        await q.run(
+          `INSERT INTO agent_versions (agent_id, version, name, instructions, provider_account_id, model, tools, settings, published_by, published_at)
+           SELECT id, ?, name, instructions, provider_account_id, model, tools, settings, ?, ? FROM agents WHERE id = ?`,
+          [version, c.userId, iso(deps.clock.now()), id],
+        );
+        const row = await q.one<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?`, [id, version]);
+        return toVersion(row!);
+      });
+    } catch (err) {
+      if (!(err instanceof UniqueViolation)) throw err;
+    }
+  }
+  throw conflict('publish_conflict', 'Another publish of this agent happened at the same moment; publish again.');
+}
+
+/** Published versions, newest first, to whoever sees the agent. */
+export async function listVersions(deps: AgentDeps, c: Caller, id: string): Promise<AgentVersion[]> {
+  await visibleAgent(deps.db, c, id);
+  const rows = await deps.db.all<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? ORDER BY v.version DESC`, [id]);
+  return rows.map(toVersion);
+}
+
+export async function getVersion(deps: AgentDeps, c: Caller, id: string, version: number): Promise<AgentVersion> {
+  await visibleAgent(deps.db, c, id);
+  const row = await deps.db.one<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?`, [id, version]);
+  if (!row) throw notFound('Agent version');
+  return toVersion(row);
+}

@@ -1,0 +1,26 @@
+import type { Secrets } from '../config/index.ts';
+import { defaultThrottles, type LoginThrottles } from '../accounts/login.ts';
+import { CredentialCache } from '../credentials/cache.ts';
+import { deriveKey } from './keys.ts';
+import { OWASP_SCRYPT, type ScryptCost } from './password.ts';
+
+/** Per-process authentication state: derived keys, the verified-credential cache, login throttles. */
+export interface AuthRuntime {
+  /** HMAC key of stored token hashes (sessions, invitations, credentials). */
+  tokenKey: Buffer;
+  /** Signs the CSRF double-submit value. */
+  csrfKey: Buffer;
+  credentialCache: CredentialCache;
+  throttles: LoginThrottles;
+  scrypt: ScryptCost;
+}
+
+export function createAuthRuntime(secrets: Secrets, scrypt: ScryptCost = OWASP_SCRYPT): AuthRuntime {
+  return {
+    tokenKey: deriveKey(secrets.SERVICE_RATE_LIMIT_SECRET, 'token-hash'),
+    csrfKey: deriveKey(secrets.SERVICE_SESSION_SECRET, 'csrf'),
+    credentialCache: new CredentialCache(),
+    throttles: defaultThrottles(),
+    scrypt,
+  };
+}

@@ -1,0 +1,123 @@
+import { dirname, join, resolve } from 'node:path';
+import { SECRET_NAMES, defaultDataDir, envSchema, preprocessEnv, type EnvConfig, type SecretName } from './schema.ts';
+
+export type Secrets = Record<SecretName, string>;
+
+/** The resolved configuration every process works from. Secrets are filled in by `resolveSecrets`. */
+export interface Config extends EnvConfig {
+  dbPath: string;
+  secretsFile: string;
+  schedulerLockPath: string;
+  /** LOCAL_LLM_BASE_URL, else OLLAMA_BASE_URL. */
+  localLlmBaseUrl: string | undefined;
+  production: boolean;
+  registrationModeValid: boolean;
+}
+
+/** Thrown when the environment cannot run the service; `problems` names every variable at fault. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export const MIN_SECRET_BYTES = 32;
+export const REGISTRATION_MODES = ['invite_only', 'open'] as const;
+
+export interface LoadedConfig {
+  config: Config;
+  warnings: string[];
+}
+
+/**
+ * Parses and checks the environment. Collects every problem before failing, so an operator fixes
+ * them in one pass instead of one restart per mistake.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const input = preprocessEnv(env);
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  let parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    // Report the bad variables, then carry on with their defaults so the remaining checks
+    // (production secrets, origins) are reported in the same pass.
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? 'environment');
+      problems.push(`${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? null)})`);
+      delete input[name];
+    }
+    parsed = envSchema.safeParse(input);
+    if (!parsed.success) throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dbPath = resolve(e.SERVICE_DB_PATH ?? join(defaultDataDir(env), 'svc.db'));
+  const dataDir = dirname(dbPath);
+  const config: Config = {
+    ...e,
+    dbPath,
+    secretsFile: resolve(e.SERVICE_SECRETS_FILE ?? join(dataDir, 'secrets.json')),
+    schedulerLockPath: resolve(e.SERVICE_SCHEDULER_LOCK_PATH ?? join(dataDir, 'scheduler.lock')),
+    localLlmBaseUrl: e.LOCAL_LLM_BASE_URL ?? e.OLLAMA_BASE_URL,
+    production,
+    registrationModeValid: (REGISTRATION_MODES as readonly string[]).includes(e.SERVICE_REGISTRATION_MODE),
+  };
+
+  if (e.SERVICE_STORE === 'postgres' && !e.DATABASE_URL) {
+    problems.push('DATABASE_URL: required when SERVICE_STORE=postgres');
+  }
+  if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
+    problems.push('DATABASE_URL: must start with postgres:// or postgresql://');
+  }
+  if (e.SERVICE_SCHEDULER_LEADER_MODE === 'http' && !e.SERVICE_SCHEDULER_LEADER_URL) {
+    problems.push('SERVICE_SCHEDULER_LEADER_URL: required when SERVICE_SCHEDULER_LEADER_MODE=http');
+  }
+  if (new URL(e.SERVICE_APP_ORIGIN).origin === new URL(e.SERVICE_PREVIEW_ORIGIN).origin) {
+    problems.push('SERVICE_PREVIEW_ORIGIN: must be a different origin from SERVICE_APP_ORIGIN (previews run untrusted code)');
+  }
+  if (production) {
+    for (const name of ['SERVICE_APP_ORIGIN', 'SERVICE_PREVIEW_ORIGIN'] as const) {
+      if (new URL(e[name]).protocol !== 'https:') problems.push(`${name}: must be an https:// origin in production`);
+    }
+    if (e.SERVICE_SANDBOX_DRIVER === 'none') {
+      problems.push('SERVICE_SANDBOX_DRIVER: "none" runs tool code unconfined and is refused in production');
+    }
+    problems.push(...checkProductionSecrets(e));
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  if (!config.registrationModeValid) {
+    warnings.push(
+      `SERVICE_REGISTRATION_MODE: "${e.SERVICE_REGISTRATION_MODE}" is not invite_only or open; registration will answer 500 registration_misconfigured until it is fixed`,
+    );
+  } else if (e.SERVICE_REGISTRATION_MODE === 'open') {
+    warnings.push('SERVICE_REGISTRATION_MODE=open: anyone who can reach this service can create an account; use it on a trusted network only');
+  }
+  if (e.LOCAL_LLM_BASE_URL && e.OLLAMA_BASE_URL && e.LOCAL_LLM_BASE_URL !== e.OLLAMA_BASE_URL) {
+    warnings.push('LOCAL_LLM_BASE_URL and OLLAMA_BASE_URL differ; LOCAL_LLM_BASE_URL is used');
+  }
+  return { config, warnings };
+}
+
+/** Production: every secret set, long enough, and no two alike (one leak must not open another lock). */
+export function checkProductionSecrets(e: Partial<Record<SecretName, string | undefined>>): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, SecretName>();
+  for (const name of SECRET_NAMES) {
+    const value = e[name];
+    if (!value) {
+      problems.push(`${name}: required in production (generate one with: openssl rand -base64 48)`);
+      continue;
+    }
+    if (Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES) {
+      problems.push(`${name}: must be at least ${MIN_SECRET_BYTES} bytes in production`);
+    }
+    const twin = seen.get(value);
+    if (twin) problems.push(`${name}: must differ from ${twin} (each secret must be independent)`);
+    else seen.set(value, name);
+  }
+  return problems;
+}

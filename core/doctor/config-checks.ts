@@ -1,0 +1,33 @@
+import { ConfigError, loadConfig, type Config } from '../config/index.ts';
+import type { Finding } from './types.ts';
+
+/** The same messages `svc serve` gives, as findings; returns the config when it loads. */
+export function checkConfig(env: NodeJS.ProcessEnv): { config?: Config; findings: Finding[] } {
+  try {
+    const { config, warnings } = loadConfig(env);
+    const findings: Finding[] = [{ check: 'config', status: 'ok', message: `environment parsed (${config.NODE_ENV}, store ${config.SERVICE_STORE})` }];
+    if (!config.registrationModeValid) {
+      findings.push({
+        check: 'config.registration',
+        status: 'fail',
+        message: `SERVICE_REGISTRATION_MODE="${config.SERVICE_REGISTRATION_MODE}" is not a known mode; registration answers 500 registration_misconfigured`,
+        fix: 'set SERVICE_REGISTRATION_MODE=invite_only (recommended) or SERVICE_REGISTRATION_MODE=open',
+      });
+    }
+    for (const w of warnings) {
+      if (w.startsWith('SERVICE_REGISTRATION_MODE:')) continue; // reported above as a failure
+      findings.push({ check: 'config', status: 'warn', message: w });
+    }
+    return { config, findings };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return {
+      findings: err.problems.map((p) => ({
+        check: 'config',
+        status: 'fail' as const,
+        message: p,
+        fix: `set ${p.split(':')[0]} correctly (see README, Configuration)`,
+      })),
+    };
+  }
+}

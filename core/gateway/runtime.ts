@@ -1,0 +1,71 @@
+import type { Core } from '../index.ts';
+import type { ProviderAccountDeps } from '../provider-accounts/service.ts';
+import { createProviderEngine } from '../providers/engine.ts';
+import type { ProviderEngine } from '../providers/types.ts';
+import { LimitsStore } from '../quota/limits.ts';
+import { QuotaService } from '../quota/service.ts';
+import { UsageRecorder } from '../usage/recorder.ts';
+import { createVault, type Vault } from '../vault/index.ts';
+import { Catalogue } from './catalogue.ts';
+import { gatewayMetrics, type GatewayMetrics } from './metrics.ts';
+import { Gateway } from './service.ts';
+import { ConduitSettings } from './settings.ts';
+
+export interface GatewayRuntime {
+  gateway: Gateway;
+  engine: ProviderEngine;
+  catalogue: Catalogue;
+  quota: QuotaService;
+  limits: LimitsStore;
+  usage: UsageRecorder;
+  conduit: ConduitSettings;
+  vault: Vault;
+  accounts: ProviderAccountDeps;
+  metrics: GatewayMetrics;
+}
+
+const runtimes = new WeakMap<Core, GatewayRuntime>();
+
+export interface GatewayOptions {
+  /** Replace the engine (tests count or fake calls); default: undici pools per upstream. */
+  engine?: ProviderEngine;
+  usageFlushMs?: number;
+}
+
+/**
+ * The gateway's parts for one Core, built on first use (CLI commands that never call a model never
+ * load the engine). Usage rows are flushed and upstream pools closed when the Core closes.
+ */
+export function gatewayOf(core: Core, opts: GatewayOptions = {}): GatewayRuntime {
+  const hit = runtimes.get(core);
+  if (hit) return hit;
+  const { db, clock, log, config } = core;
+  const vault = createVault(core.secrets.SERVICE_VAULT_KEY);
+  const accounts: ProviderAccountDeps = { db, clock, vault, localBaseUrl: config.localLlmBaseUrl };
+  const engine = opts.engine ?? createProviderEngine({ headersTimeoutMs: config.SERVICE_UPSTREAM_TIMEOUT_MS });
+  const usage = new UsageRecorder({ db, clock, log }, opts.usageFlushMs === undefined ? {} : { intervalMs: opts.usageFlushMs });
+  const orNull = (n: number) => (n === 0 ? null : n);
+  const limits = new LimitsStore({ db, clock }, {
+    requestsPerMinute: orNull(config.SERVICE_GATEWAY_DEFAULT_RPM),
+    tokensPerMinute: orNull(config.SERVICE_GATEWAY_DEFAULT_TPM),
+    tokensPerMonth: null,
+  }, undefined, {
+    // SPEC: chat has a per-user allowance of RATE_LIMIT_CHAT_PER_MINUTE per sliding minute, separate
+    // from the agent-run allowance; an admin can set a member's own limits instead.
+    requestsPerMinute: config.RATE_LIMIT_CHAT_PER_MINUTE,
+    tokensPerMinute: null,
+    tokensPerMonth: null,
+  });
+  const quota = new QuotaService({ db, clock, limits, flushUsage: () => usage.flush() });
+  const catalogue = new Catalogue({ engine, accounts, clock, log });
+  const conduit = new ConduitSettings({ db, clock });
+  const metrics = gatewayMetrics(core.metrics.registry);
+  const gateway = new Gateway({ engine, catalogue, quota, usage, conduit, metrics, clock, log });
+  const rt: GatewayRuntime = { gateway, engine, catalogue, quota, limits, usage, conduit, vault, accounts, metrics };
+  runtimes.set(core, rt);
+  core.onClose(async () => {
+    await usage.close();
+    await engine.close();
+  });
+  return rt;
+}

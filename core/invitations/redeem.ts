@@ -1,0 +1,23 @@
+import type { Role } from '../accounts/roles.ts';
+import type { Queryable } from '../store/types.ts';
+
+/**
+ * Consumes an invitation in one conditional UPDATE: the token must be unused, unrevoked, unexpired
+ * and issued to this address. Two concurrent sign-ups with one token: exactly one UPDATE matches.
+ * Returns undefined for every failure alike, so the caller cannot leak which check failed.
+ */
+export async function redeemInvitation(
+  q: Queryable,
+  hash: string,
+  email: string,
+  userId: string,
+  nowIso: string,
+): Promise<{ workspaceId: string; role: Role } | undefined> {
+  const row = await q.one<{ workspace_id: string; role: Role }>(
+    `UPDATE invitations SET used_at = ?, used_by = ?
+      WHERE token_hash = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+      RETURNING workspace_id, role`,
+    [nowIso, userId, hash, email, nowIso],
+  );
+  return row && { workspaceId: row.workspace_id, role: row.role };
+}

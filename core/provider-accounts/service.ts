@@ -1,0 +1,173 @@
+import type { Clock } from '../clock.ts';
+import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { PROVIDER_IDS, type ProviderId, type Target } from '../providers/types.ts';
+import { UniqueViolation, type Db } from '../store/types.ts';
+import type { Vault } from '../vault/index.ts';
+import { providerDefaults } from './defaults.ts';
+import { ACCOUNT_COLUMNS, LOCAL_ACCOUNT_ID, toAccount, type AccountRow, type ProviderAccount } from './types.ts';
+
+export interface ProviderAccountDeps {
+  db: Db;
+  clock: Clock;
+  vault: Vault;
+  /** LOCAL_LLM_BASE_URL (or its alias): the local target, offered in every workspace. */
+  localBaseUrl: string | undefined;
+}
+
+export interface AccountInput {
+  provider: string;
+  name: string;
+  slug?: string | undefined;
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  models?: string[] | undefined;
+}
+
+export interface AccountPatch {
+  name?: string | undefined;
+  apiKey?: string | null | undefined;
+  baseUrl?: string | null | undefined;
+  models?: string[] | null | undefined;
+  enabled?: boolean | undefined;
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,39}$/;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function localAccount(deps: Pick<ProviderAccountDeps, 'localBaseUrl'>): ProviderAccount | undefined {
+  if (!deps.localBaseUrl) return undefined;
+  return {
+    id: LOCAL_ACCOUNT_ID,
+    workspaceId: null,
+    provider: 'local',
+    name: 'Local model server',
+    slug: 'local',
+    baseUrl: deps.localBaseUrl.replace(/\/+$/, ''),
+    keyPreview: null,
+    models: null,
+    enabled: true,
+    createdAt: new Date(0).toISOString(),
+    updatedAt: new Date(0).toISOString(),
+  };
+}
+
+function checkBaseUrl(v: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw badRequest('invalid_base_url', 'baseUrl must be an absolute http(s) URL.', 'baseUrl');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('invalid_base_url', 'baseUrl must use http or https.', 'baseUrl');
+  if (u.username || u.password) throw badRequest('invalid_base_url', 'Put credentials in apiKey, not in baseUrl.', 'baseUrl');
+  return u.toString().replace(/\/+$/, '');
+}
+
+export async function createAccount(deps: ProviderAccountDeps, workspaceId: string, userId: string, input: AccountInput): Promise<ProviderAccount> {
+  if (!(PROVIDER_IDS as readonly string[]).includes(input.provider) || input.provider === 'local') {
+    throw badRequest('invalid_provider', `provider must be one of ${PROVIDER_IDS.filter((p) => p !== 'local').join(', ')} (the local target comes from LOCAL_LLM_BASE_URL).`, 'provider');
+  }
+  const provider = input.provider as ProviderId;
+  const d = providerDefaults(provider);
+  const slug = input.slug ?? provider;
+  if (!SLUG.test(slug) || slug === 'local' || slug === 'service') {
+    throw badRequest('invalid_slug', 'slug must be 1–40 lower-case letters, digits or dashes, and not "local" or "service".', 'slug');
+  }
+  if (d.requiresBaseUrl && !input.baseUrl) throw badRequest('base_url_required', `${provider} needs a baseUrl.`, 'baseUrl');
+  if (d.requiresKey && !input.apiKey) throw badRequest('api_key_required', `${provider} needs an apiKey.`, 'apiKey');
+  const baseUrl = input.baseUrl ? checkBaseUrl(input.baseUrl) : null;
+  const id = newId('pa');
+  const now = iso(deps.clock.now());
+  try {
+    await deps.db.run(
+      `INSERT INTO provider_accounts (id, workspace_id, provider, name, slug, base_url, api_key_enc, key_last4, models, enabled, created_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+      [
+        id,
+        workspaceId,
+        provider,
+        input.name,
+        slug,
+        baseUrl,
+        input.apiKey ? deps.vault.seal(input.apiKey, id) : null,
+        input.apiKey ? input.apiKey.slice(-4) : null,
+        input.models ? JSON.stringify(input.models) : null,
+        userId,
+        now,
+        now,
+      ],
+    );
+  } catch (err) {
+    if (err instanceof UniqueViolation) throw conflict('slug_taken', `Another provider account in this workspace already uses the slug "${slug}"; pass a different slug.`);
+    throw err;
+  }
+  return (await getAccount(deps, workspaceId, id))!;
+}
+
+async function getRow(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<AccountRow | undefined> {
+  return deps.db.one<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM provider_accounts WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`, [id, workspaceId]);
+}
+
+export async function getAccount(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<ProviderAccount | undefined> {
+  if (id === LOCAL_ACCOUNT_ID) return localAccount(deps);
+  const row = await getRow(deps, workspaceId, id);
+  return row && toAccount(row);
+}
+
+/** The workspace's accounts, the local target first when configured. */
+export async function listAccounts(deps: ProviderAccountDeps, workspaceId: string): Promise<ProviderAccount[]> {
+  const rows = await deps.db.all<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM provider_accounts WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id`, [workspaceId]);
+  const local = localAccount(deps);
+  return [...(local ? [local] : []), ...rows.map(toAccount)];
+}
+
+export async function updateAccount(deps: ProviderAccountDeps, workspaceId: string, id: string, patch: AccountPatch): Promise<ProviderAccount> {
+  if (id === LOCAL_ACCOUNT_ID) throw new AppError(409, 'local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL, not through the API.');
+  const row = await getRow(deps, workspaceId, id);
+  if (!row) throw notFound('Provider account');
+  const d = providerDefaults(row.provider);
+  const sets: string[] = [];
+  const params: (string | number | null)[] = [];
+  const set = (col: string, v: string | number | null) => (sets.push(`${col} = ?`), params.push(v));
+  if (patch.name !== undefined) set('name', patch.name);
+  if (patch.enabled !== undefined) set('enabled', patch.enabled ? 1 : 0);
+  if (patch.models !== undefined) set('models', patch.models === null ? null : JSON.stringify(patch.models));
+  if (patch.baseUrl !== undefined) {
+    if (patch.baseUrl === null && d.requiresBaseUrl) throw badRequest('base_url_required', `${row.provider} needs a baseUrl.`, 'baseUrl');
+    set('base_url', patch.baseUrl === null ? null : checkBaseUrl(patch.baseUrl));
+  }
+  if (patch.apiKey !== undefined) {
+    if (patch.apiKey === null && d.requiresKey) throw badRequest('api_key_required', `${row.provider} needs an apiKey.`, 'apiKey');
+    set('api_key_enc', patch.apiKey === null ? null : deps.vault.seal(patch.apiKey, id));
+    set('key_last4', patch.apiKey === null ? null : patch.apiKey.slice(-4));
+  }
+  set('updated_at', iso(deps.clock.now()));
+  await deps.db.run(`UPDATE provider_accounts SET ${sets.join(', ')} WHERE id = ? AND workspace_id = ?`, [...params, id, workspaceId]);
+  return (await getAccount(deps, workspaceId, id))!;
+}
+
+export async function deleteAccount(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<void> {
+  if (id === LOCAL_ACCOUNT_ID) throw new AppError(409, 'local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL; unset it to remove the local target.');
+  const r = await deps.db.run('UPDATE provider_accounts SET deleted_at = ?, enabled = 0 WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL', [iso(deps.clock.now()), id, workspaceId]);
+  if (r.changes !== 1) throw notFound('Provider account');
+}
+
+/** Where to send a call for this account, key decrypted. Undefined when missing or disabled. */
+export async function targetOf(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<(Target & { slug: string; models: string[] | null }) | undefined> {
+  if (id === LOCAL_ACCOUNT_ID) {
+    const l = localAccount(deps);
+    return l && { accountId: l.id, provider: 'local', baseUrl: l.baseUrl!, apiKey: undefined, slug: 'local', models: null };
+  }
+  const row = await getRow(deps, workspaceId, id);
+  if (!row || row.enabled !== 1) return undefined;
+  const d = providerDefaults(row.provider);
+  return {
+    accountId: row.id,
+    provider: row.provider,
+    baseUrl: row.base_url ?? d.baseUrl!,
+    apiKey: row.api_key_enc ? deps.vault.open(row.api_key_enc, row.id) : undefined,
+    slug: row.slug,
+    models: row.models ? (JSON.parse(row.models) as string[]) : null,
+  };
+}

@@ -1,0 +1,24 @@
+import type { EmbeddingsResponse } from '../gateway/types.ts';
+
+/**
+ * OpenAI's base64 embedding encoding: the vector's float32 values, little-endian, base64. The
+ * OpenAI SDK asks for base64 by default and decodes it; upstreams that only send floats get their
+ * vectors encoded here, so the caller receives what it asked for either way.
+ */
+export function toBase64Embeddings(r: EmbeddingsResponse): EmbeddingsResponse {
+  if (r.data.every((d) => typeof d.embedding === 'string')) return r;
+  return { ...r, data: r.data.map((d) => (Array.isArray(d.embedding) ? { ...d, embedding: encodeFloat32(d.embedding) } : d)) };
+}
+
+export function encodeFloat32(v: number[]): string {
+  const buf = Buffer.allocUnsafe(v.length * 4);
+  for (let i = 0; i < v.length; i++) buf.writeFloatLE(v[i]!, i * 4);
+  return buf.toString('base64');
+}
+
+export function decodeFloat32(b64: string): number[] {
+  const buf = Buffer.from(b64, 'base64');
+  const out: number[] = new Array(buf.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readFloatLE(i * 4);
+  return out;
+}

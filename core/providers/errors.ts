@@ -1,0 +1,136 @@
+import type { OpenAiErrorBody } from '../gateway/types.ts';
+import { UpstreamError, type ProviderId } from './types.ts';
+
+/**
+ * Every upstream failure becomes an UpstreamError in OpenAI's error shape. Status policy:
+ * - 4xx from the upstream keep their status and body (the caller's request was at fault), except
+ *   401/403: those mean the *provider account's* key is wrong, not the member's, so they become
+ *   502 `upstream_auth_failed` (an SDK must not read them as "your gateway key is bad").
+ * - 429 keeps its status; `retry-after-ms` / `retry-after` are parsed into retryAfterMs. noWork.
+ * - 5xx (and Anthropic's 529 overloaded) become 502 type `server_error`, code `upstream_error`,
+ *   the upstream status and message kept in the message. Not noWork: the call may have run.
+ * - Connection refused / DNS failure / connect timeout: 502 `upstream_unavailable`, noWork.
+ * - Timeout waiting for headers or body: 504 `upstream_timeout`, not noWork.
+ * - Connection reset or closed after the request went out: 502 `upstream_connection_reset`.
+ * - Aborted through the caller's signal: 499 `client_closed_request` (nobody is left to read it).
+ */
+
+const NO_WORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+export function errorBody(message: string, type: string, code: string | null, param: string | null = null): OpenAiErrorBody {
+  return { error: { message, type, param, code } };
+}
+
+/** Anthropic error types → OpenAI error types. */
+const ANTHROPIC_TYPES: Record<string, string> = {
+  invalid_request_error: 'invalid_request_error',
+  authentication_error: 'authentication_error',
+  permission_error: 'permission_error',
+  not_found_error: 'not_found_error',
+  request_too_large: 'invalid_request_error',
+  rate_limit_error: 'rate_limit_error',
+  api_error: 'server_error',
+  overloaded_error: 'server_error',
+};
+
+/** Reads an error body in either OpenAI's or Anthropic's shape (or neither). */
+export function parseErrorBody(text: string): { message?: string; type?: string; code?: string | null; param?: string | null } {
+  let j: unknown;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return text ? { message: text.slice(0, 500) } : {};
+  }
+  // Some OpenAI-compatible servers wrap the error in an array.
+  if (Array.isArray(j)) j = j[0];
+  if (!j || typeof j !== 'object') return {};
+  const o = j as Record<string, unknown>;
+  const e = o.error;
+  if (e && typeof e === 'object') {
+    const err = e as Record<string, unknown>;
+    const type = typeof err.type === 'string' ? err.type : undefined;
+    if (o.type === 'error' && type) {
+      return { message: str(err.message), type: ANTHROPIC_TYPES[type] ?? 'server_error', code: type, param: null };
+    }
+    const code = typeof err.code === 'string' ? err.code : typeof err.code === 'number' ? String(err.code) : null;
+    return { message: str(err.message), type, code, param: typeof err.param === 'string' ? err.param : null };
+  }
+  if (typeof e === 'string') return { message: e };
+  if (typeof o.message === 'string') return { message: o.message };
+  if (typeof o.detail === 'string') return { message: o.detail };
+  return {};
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** Milliseconds from `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date). */
+export function parseRetryAfter(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+  const ms = first(headers['retry-after-ms']);
+  if (ms !== undefined && ms !== '' && Number.isFinite(Number(ms))) return Math.max(0, Math.round(Number(ms)));
+  const ra = first(headers['retry-after']);
+  if (ra === undefined || ra === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.round(Number(ra) * 1000);
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** An upstream answered with a non-2xx status. */
+export function httpError(provider: ProviderId, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
+  const p = parseErrorBody(text);
+  const upstreamMsg = p.message ?? `HTTP ${status}`;
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(headers);
+    const body = errorBody(upstreamMsg, 'rate_limit_error', p.code ?? 'rate_limit_exceeded', p.param ?? null);
+    return new UpstreamError(429, body, retryAfterMs === undefined ? { noWork: true } : { noWork: true, retryAfterMs });
+  }
+  if (status === 401 || status === 403) {
+    const body = errorBody(`The ${provider} provider account was refused (${status}): ${upstreamMsg}`, 'server_error', 'upstream_auth_failed');
+    return new UpstreamError(502, body, { noWork: false });
+  }
+  if (status >= 500 || status < 400) {
+    const body = errorBody(`The ${provider} upstream failed (${status}): ${upstreamMsg}`, 'server_error', 'upstream_error');
+    return new UpstreamError(502, body, { noWork: false });
+  }
+  const body = errorBody(upstreamMsg, p.type ?? 'invalid_request_error', p.code ?? null, p.param ?? null);
+  return new UpstreamError(status, body, { noWork: false });
+}
+
+function codeOf(e: unknown): string | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const o = e as { code?: unknown; errors?: unknown[]; cause?: unknown };
+  if (typeof o.code === 'string') return o.code;
+  // Happy-eyeballs connects fail with an AggregateError whose members carry the code.
+  if (Array.isArray(o.errors)) for (const x of o.errors) { const c = codeOf(x); if (c) return c; }
+  return o.cause ? codeOf(o.cause) : undefined;
+}
+
+/** A transport failure (no HTTP status): connect, timeout, reset or abort. */
+export function transportError(provider: ProviderId, e: unknown, signal?: AbortSignal): UpstreamError {
+  if (e instanceof UpstreamError) return e;
+  if (signal?.aborted || (e as { name?: string })?.name === 'AbortError' || codeOf(e) === 'UND_ERR_ABORTED') {
+    return new UpstreamError(499, errorBody('The client closed the request.', 'invalid_request_error', 'client_closed_request'), { noWork: false, cause: e });
+  }
+  const code = codeOf(e) ?? 'unknown';
+  if (NO_WORK_CODES.has(code)) {
+    return new UpstreamError(502, errorBody(`The ${provider} upstream is unreachable (${code}).`, 'server_error', 'upstream_unavailable'), { noWork: true, cause: e });
+  }
+  if (TIMEOUT_CODES.has(code)) {
+    return new UpstreamError(504, errorBody(`The ${provider} upstream timed out (${code}).`, 'server_error', 'upstream_timeout'), { noWork: false, cause: e });
+  }
+  return new UpstreamError(502, errorBody(`The ${provider} upstream connection failed (${code}).`, 'server_error', 'upstream_connection_reset'), { noWork: false, cause: e });
+}
+
+/** A 200 whose body is not what the protocol promises. */
+export function badResponse(provider: ProviderId, what: string): UpstreamError {
+  return new UpstreamError(502, errorBody(`The ${provider} upstream sent ${what}.`, 'server_error', 'upstream_bad_response'), { noWork: false });
+}
+
+/** An error reported inside a stream after it began (OpenRouter `data: {"error":…}`, Anthropic `event: error`). */
+export function streamError(provider: ProviderId, payload: unknown): UpstreamError {
+  const p = parseErrorBody(JSON.stringify(payload));
+  const body = errorBody(`The ${provider} upstream failed mid-stream: ${p.message ?? 'unknown error'}`, 'server_error', p.code ?? 'upstream_error');
+  return new UpstreamError(502, body, { noWork: false });
+}

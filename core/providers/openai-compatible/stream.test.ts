@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ChatChunk } from '../../gateway/types.ts';
+import { UpstreamError } from '../types.ts';
+import { openAiChunks } from './stream.ts';
+
+const c = (o: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', ...o })}\n\n`;
+const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
+
+async function* slices(s: string, size: number) {
+  for (let i = 0; i < s.length; i += size) yield s.slice(i, i + size);
+}
+async function collect(it: AsyncIterable<ChatChunk>) {
+  const out: ChatChunk[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('OpenAI SSE → chunks', () => {
+  const text = ': ping\n\n' + c({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }) +
+    c({ choices: [{ index: 0, delta: { content: 'Hé' }, finish_reason: null }] }) +
+    c({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) + c({ choices: [], usage }) + 'data: [DONE]\n\n';
+
+  it('yields the same chunks for any slicing, the usage chunk last', async () => {
+    for (const size of [1, 3, 7, 64, text.length]) {
+      const got = await collect(openAiChunks('openai', slices(text, size)));
+      assert.equal(got.length, 4, `size ${size}`);
+      assert.equal(got[1]!.choices[0]!.delta.content, 'Hé');
+      assert.deepEqual(got[3]!.choices, []);
+      assert.deepEqual(got[3]!.usage, usage);
+    }
+  });
+
+  it('moves usage riding on the last content chunk into a trailing usage chunk', async () => {
+    const t = c({ choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] }) +
+      c({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage }) + 'data: [DONE]\n\n';
+    const got = await collect(openAiChunks('mistral', slices(t, 5)));
+    assert.equal(got.length, 3);
+    assert.equal(got[1]!.usage, undefined);
+    assert.deepEqual(got[2], { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage });
+  });
+
+  it('throws on an in-stream error, a non-JSON event, and a stream cut before it finished', async () => {
+    const start = c({ choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] });
+    for (const t of [start + 'data: {"error":{"message":"upstream died"}}\n\n', start + 'data: {oops\n\n', start]) {
+      await assert.rejects(collect(openAiChunks('openrouter', slices(t, 4))), (e: unknown) => e instanceof UpstreamError && e.status === 502 && !e.noWork);
+    }
+  });
+
+  it('accepts a finished stream without [DONE]', async () => {
+    const t = c({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+    assert.equal((await collect(openAiChunks('local', slices(t, 9)))).length, 1);
+  });
+});

@@ -1,0 +1,52 @@
+import { UpstreamError } from './types.ts';
+
+export interface SafeRetryOptions {
+  /** Total attempts, the first included (default 3). */
+  attempts?: number;
+  /** Called before each retry, e.g. to log or count it. */
+  onRetry?: (err: UpstreamError, attempt: number, delayMs: number) => void;
+  /** Stops waiting and retrying when aborted. */
+  signal?: AbortSignal;
+  /** Base backoff in ms (default 50): 50, 100, 200… plus up to 50% jitter. */
+  baseDelayMs?: number;
+}
+
+/** The longest upstream Retry-After we wait out in-request; longer ones go back to the caller. */
+export const MAX_RETRY_AFTER_MS = 2000;
+
+/**
+ * Retries `fn` only when the upstream provably did no work (UpstreamError.noWork: connection
+ * refused, DNS failure, 429). Anything else — a timeout after send, a reset mid-response, a 5xx —
+ * may have been served and billed, so it is thrown at once. A 429 whose Retry-After exceeds 2 s is
+ * not waited for. `fn` gets the attempt number (1-based) so a caller can fall back to another
+ * target on a retry.
+ */
+export async function withSafeRetry<T>(fn: (attempt: number) => Promise<T>, opts: SafeRetryOptions = {}): Promise<T> {
+  const attempts = Math.max(1, opts.attempts ?? 3);
+  const base = opts.baseDelayMs ?? 50;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      if (!(e instanceof UpstreamError) || !e.noWork || attempt >= attempts || opts.signal?.aborted) throw e;
+      if (e.retryAfterMs !== undefined && e.retryAfterMs > MAX_RETRY_AFTER_MS) throw e;
+      const backoff = base * 2 ** (attempt - 1) * (1 + Math.random() / 2);
+      const delay = Math.round(Math.max(backoff, e.retryAfterMs ?? 0));
+      opts.onRetry?.(e, attempt, delay);
+      await sleep(delay, opts.signal);
+      if (opts.signal?.aborted) throw e;
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

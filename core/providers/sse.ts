@@ -1,0 +1,65 @@
+/**
+ * Incremental Server-Sent Events parser. TCP delivers arbitrary slices, so an event (or one `data:`
+ * line) may arrive in pieces: text is held until its blank line arrives, and every complete event
+ * goes out at once — nothing complete is ever held back. Comments (`:` lines, keep-alives) are
+ * dropped; `event:` names are kept (Anthropic uses them); several `data:` lines join with "\n".
+ */
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+}
+
+export class SseParser {
+  private buf = '';
+
+  /** Feed decoded text; returns the events it completed. */
+  push(text: string): SseEvent[] {
+    let s = this.buf + text;
+    if (s.indexOf('\r') !== -1) {
+      // A trailing "\r" may be the first half of "\r\n": keep it for the next slice.
+      const tail = s.endsWith('\r') ? '\r' : '';
+      s = s.slice(0, s.length - tail.length).replace(/\r\n?/g, '\n') + tail;
+    }
+    const out: SseEvent[] = [];
+    let start = 0;
+    for (;;) {
+      const end = s.indexOf('\n\n', start);
+      if (end === -1) break;
+      const ev = parseBlock(s, start, end);
+      if (ev) out.push(ev);
+      start = end + 2;
+    }
+    this.buf = start === 0 ? s : s.slice(start);
+    return out;
+  }
+
+  /** The stream ended: a last event without its blank line still counts. */
+  end(): SseEvent[] {
+    const s = this.buf.replace(/\r\n?/g, '\n');
+    this.buf = '';
+    const ev = s.trim() ? parseBlock(s, 0, s.length) : undefined;
+    return ev ? [ev] : [];
+  }
+}
+
+function parseBlock(s: string, start: number, end: number): SseEvent | undefined {
+  let event: string | undefined;
+  let data: string | undefined;
+  let i = start;
+  while (i < end) {
+    let nl = s.indexOf('\n', i);
+    if (nl === -1 || nl > end) nl = end;
+    if (s.charCodeAt(i) !== 58 /* ':' comment */ && nl > i) {
+      const colon = s.indexOf(':', i);
+      const hasColon = colon !== -1 && colon < nl;
+      const field = hasColon ? s.slice(i, colon) : s.slice(i, nl);
+      let v = hasColon ? colon + 1 : nl;
+      if (s.charCodeAt(v) === 32 && v < nl) v++;
+      const value = s.slice(v, nl);
+      if (field === 'data') data = data === undefined ? value : data + '\n' + value;
+      else if (field === 'event') event = value;
+    }
+    i = nl + 1;
+  }
+  return data === undefined ? undefined : { event, data };
+}

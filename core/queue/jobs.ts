@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../ids.ts';
+import { prepared, type Db, type Queryable } from '../store/types.ts';
+
+/**
+ * The durable job table. Delivery is at-least-once; "never twice" comes from the claim: a lease
+ * plus a per-claim token on which every later write about the job is fenced, so a worker that lost
+ * its lease (crashed, paused, partitioned) can no longer complete or fail the job.
+ */
+export interface Job {
+  id: string;
+  kind: string;
+  run_id: string | null;
+  payload: string;
+  unique_key: string | null;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  claim_token: string | null;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  lease_until: string | null;
+  created_at: string;
+  /** Set by claim(): the job's lease had expired under another worker. */
+  reclaimed?: boolean;
+}
+
+export interface EnqueueInput {
+  kind: string;
+  runId?: string | null;
+  payload?: Record<string, unknown>;
+  /** A second enqueue with the same key is a no-op (scheduler ticks, resumes). */
+  uniqueKey?: string;
+  runAt?: number;
+  maxAttempts?: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+export const JOB_CHANNEL = 'svc_jobs';
+
+// The statements every job goes through are prepared (see `prepared`): fixed text, explicit columns.
+const JOB_COLUMNS = 'id, kind, run_id, payload, unique_key, status, run_at, attempts, max_attempts, claim_token, claimed_by, claimed_at, lease_until, created_at';
+const INSERT_JOB = prepared(
+  'svc_job_insert',
+  `INSERT INTO jobs (id, kind, run_id, payload, unique_key, status, run_at, max_attempts, created_at)
+     VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT DO NOTHING`,
+);
+const CLAIM_SET = `status = 'running', claim_token = ? || jobs.id, claimed_by = ?, claimed_at = ?, lease_until = ?, attempts = jobs.attempts + 1`;
+const pgClaimFrom = (name: string, where: string) =>
+  prepared(
+    name,
+    `WITH due AS (SELECT id, status FROM jobs WHERE ${where} LIMIT ? FOR UPDATE SKIP LOCKED)
+     UPDATE jobs SET ${CLAIM_SET} FROM due WHERE jobs.id = due.id
+     RETURNING ${JOB_COLUMNS.split(', ').map((c) => `jobs.${c}`).join(', ')}, due.status AS prev_status`,
+  );
+const PG_CLAIM_DUE = pgClaimFrom('svc_job_claim_due', `status = 'queued' AND run_at <= ? ORDER BY run_at`);
+const PG_CLAIM_EXPIRED = pgClaimFrom('svc_job_claim_expired', `status = 'running' AND lease_until < ?`);
+// One text for any batch size: the (id, token) pairs travel as one JSON parameter.
+const PG_COMPLETE = prepared(
+  'svc_job_complete',
+  `UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL
+     FROM json_to_recordset(?::json) AS c(id text, t text)
+    WHERE jobs.id = c.id AND jobs.claim_token = c.t AND jobs.status = 'running' RETURNING jobs.id`,
+);
+const RENEW = prepared('svc_job_renew', `UPDATE jobs SET lease_until = ? WHERE id = ? AND claim_token = ? AND status = 'running'`);
+
+/** Inserts a job (inside the caller's transaction when given one). Returns its id, or undefined
+ * when the unique key already exists. On PostgreSQL idle workers are woken once it commits. */
+export async function enqueue(q: Queryable, j: EnqueueInput, nowMs: number): Promise<string | undefined> {
+  const id = newId('job');
+  const params = [id, j.kind, j.runId ?? null, JSON.stringify(j.payload ?? {}), j.uniqueKey ?? null, iso(j.runAt ?? nowMs), j.maxAttempts ?? 20, iso(nowMs)];
+  const r = await q.run(INSERT_JOB, params);
+  if (r.changes !== 1) return undefined;
+  // PostgreSQL workers LISTEN; the wake-up goes out after the commit (see notifyAfterCommit).
+  q.notifyAfterCommit?.(JOB_CHANNEL);
+  return id;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  limit: number;
+  leaseMs: number;
+  nowMs: number;
+  /** Also take jobs whose lease expired (their worker is gone). Workers ask for this about once a
+   * second: it is a second index scan, and reclaiming is rare. */
+  reclaim?: boolean;
+}
+
+type Candidate = { id: string; status: string };
+
+/**
+ * Claims up to `limit` due jobs (and, with `reclaim`, jobs whose lease expired). Each kind of
+ * candidate is found through its own index — (status, run_at) and (status, lease_until) — so a
+ * claim costs the same with ten jobs or a million. SQLite: one write transaction (BEGIN IMMEDIATE
+ * serialises claimers). PostgreSQL: one statement per kind; FOR UPDATE SKIP LOCKED lets concurrent
+ * claimers take disjoint rows without waiting on each other.
+ */
+export async function claim(db: Db, o: ClaimOptions): Promise<Job[]> {
+  const now = iso(o.nowMs);
+  const base = randomBytes(12).toString('base64url');
+  const setParams = [base, o.workerId, now, iso(o.nowMs + o.leaseMs)];
+  const finish = (rows: (Job & { prev_status?: string })[], prev: Map<string, string> | undefined) =>
+    rows.map(({ prev_status, ...r }) => ({ ...r, attempts: Number(r.attempts), max_attempts: Number(r.max_attempts), reclaimed: (prev_status ?? prev?.get(r.id)) === 'running' }));
+
+  if (db.dialect === 'postgres') {
+    const claimFrom = async (stmt: typeof PG_CLAIM_DUE, limit: number) => db.all<Job & { prev_status: string }>(stmt, [now, limit, ...setParams]);
+    const out = o.reclaim ? await claimFrom(PG_CLAIM_EXPIRED, o.limit) : [];
+    if (out.length < o.limit) out.push(...(await claimFrom(PG_CLAIM_DUE, o.limit - out.length)));
+    return finish(out, undefined);
+  }
+  return db.tx(async (q) => {
+    const due: Candidate[] = o.reclaim ? await q.all<Candidate>(`SELECT id, status FROM jobs WHERE status = 'running' AND lease_until < ? LIMIT ?`, [now, o.limit]) : [];
+    if (due.length < o.limit) due.push(...(await q.all<Candidate>(`SELECT id, status FROM jobs WHERE status = 'queued' AND run_at <= ? ORDER BY run_at LIMIT ?`, [now, o.limit - due.length])));
+    if (due.length === 0) return [];
+    const rows = await q.all<Job>(`UPDATE jobs SET ${CLAIM_SET} WHERE id IN (${due.map(() => '?').join(', ')}) RETURNING ${JOB_COLUMNS}`, [...setParams, ...due.map((d) => d.id)]);
+    return finish(rows, new Map(due.map((d) => [d.id, d.status])));
+  });
+}
+
+/** Extends the lease while the job runs; false = the claim was lost (stop working on it). */
+export async function renew(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, leaseUntilMs: number): Promise<boolean> {
+  const r = await db.run(RENEW, [iso(leaseUntilMs), job.id, job.claim_token]);
+  return r.changes === 1;
+}
+
+/** Completes several claimed jobs in one statement (each still fenced on its own claim token);
+ * returns the ids that were still ours. */
+export async function completeMany(db: Queryable, jobs: readonly Pick<Job, 'id' | 'claim_token'>[], nowMs: number): Promise<Set<string>> {
+  if (jobs.length === 0) return new Set();
+  if (db.dialect === 'postgres') {
+    const rows = await db.all<{ id: string }>(PG_COMPLETE, [iso(nowMs), JSON.stringify(jobs.map((j) => ({ id: j.id, t: j.claim_token })))]);
+    return new Set(rows.map((r) => r.id));
+  }
+  const pairs = jobs.map(() => '(?, ?)').join(', ');
+  const rows = await db.all<{ id: string }>(
+    `UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL
+      WHERE status = 'running' AND (id, claim_token) IN (VALUES ${pairs}) RETURNING id`,
+    [iso(nowMs), ...jobs.flatMap((j) => [j.id, j.claim_token])],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Records a failure: back to the queue at `retryAtMs`, or failed for good when undefined. */
+export async function failJob(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, error: string, nowMs: number, retryAtMs?: number): Promise<boolean> {
+  const r =
+    retryAtMs === undefined
+      ? await db.run(`UPDATE jobs SET status = 'failed', last_error = ?, finished_at = ?, lease_until = NULL WHERE id = ? AND claim_token = ? AND status = 'running'`, [error.slice(0, 2000), iso(nowMs), job.id, job.claim_token])
+      : await db.run(`UPDATE jobs SET status = 'queued', last_error = ?, run_at = ?, claim_token = NULL, lease_until = NULL WHERE id = ? AND claim_token = ? AND status = 'running'`, [error.slice(0, 2000), iso(retryAtMs), job.id, job.claim_token]);
+  return r.changes === 1;
+}
+
+/** Hands a job back unfinished (graceful stop): due again at once, this attempt not counted. */
+export async function release(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, nowMs: number): Promise<boolean> {
+  const r = await db.run(
+    `UPDATE jobs SET status = 'queued', run_at = ?, claim_token = NULL, claimed_by = NULL, lease_until = NULL, attempts = attempts - 1 WHERE id = ? AND claim_token = ? AND status = 'running'`,
+    [iso(nowMs), job.id, job.claim_token],
+  );
+  return r.changes === 1;
+}
+
+export async function queueDepth(db: Queryable): Promise<{ queued: number; running: number }> {
+  // Two counts, each answered from its partial index (jobs_ready, jobs_lease) rather than a scan of
+  // every job kept.
+  const r = await db.one<{ queued: number; running: number }>(
+    `SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'queued') AS queued, (SELECT COUNT(*) FROM jobs WHERE status = 'running') AS running`,
+  );
+  return { queued: Number(r?.queued ?? 0), running: Number(r?.running ?? 0) };
+}

@@ -1,0 +1,39 @@
+import { executeRun } from '../runs/executor.ts';
+import type { RunDeps } from '../runs/deps.ts';
+import { addEvent } from '../runs/repo.ts';
+import type { Job } from './jobs.ts';
+import type { JobContext, JobOutcome } from './worker.ts';
+
+/**
+ * A queued run's job. The run takes the job's claim token as its own, so exactly one executor
+ * owns it: a reclaimed job (its worker died) gives the run a new token, and the dead worker's
+ * writes — if it was only paused — match nothing. The executor resumes from the ledger, so a
+ * completed step never runs again and a provider call is never repeated.
+ */
+export function runJobHandler(deps: RunDeps) {
+  return async (job: Job, ctx: JobContext): Promise<JobOutcome> => {
+    const runId = job.run_id!;
+    const token = job.claim_token!;
+    const now = new Date(deps.clock.now()).toISOString();
+    // Queue wait does not count toward the 15-minute limit: the clock starts at the first claim
+    // (or again after a hand-back); a reclaim after a crash keeps the original start.
+    const took = await deps.db.run(
+      `UPDATE runs SET status = 'running', claim_token = ?,
+         running_since = CASE WHEN status = 'queued' THEN ? ELSE running_since END,
+         started_at = COALESCE(started_at, ?)
+       WHERE id = ? AND status IN ('queued', 'running')`,
+      [token, now, now, runId],
+    );
+    if (took.changes !== 1) return { done: true }; // finished, cancelled or waiting: nothing to do
+    await addEvent(deps.db, runId, job.reclaimed ? 'run.reclaimed' : 'run.claimed', { attempt: job.attempts }, now);
+    let out;
+    try {
+      out = await executeRun(deps, runId, token, { signal: ctx.signal, stopping: ctx.stopping, rethrowUnexpected: job.attempts < job.max_attempts });
+    } catch (err) {
+      // A store hiccup: hand the job back with a backoff; the next claim resumes from the ledger.
+      deps.log.warn('run interrupted by an unexpected error; the job will be retried', { runId, attempt: job.attempts, error: (err as Error).message });
+      return { retryInMs: Math.min(30_000, 500 * 2 ** Math.min(job.attempts, 6)), error: (err as Error).message };
+    }
+    return out === 'handed_back' ? { handback: true } : { done: true };
+  };
+}

@@ -1,0 +1,89 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../store/types.ts';
+
+export interface Limits {
+  requestsPerMinute: number | null;
+  tokensPerMinute: number | null;
+  tokensPerMonth: number | null;
+}
+/** LimitsStore.peek: not cached (or expired); read through workspace()/member(). */
+export const MISS: unique symbol = Symbol('limits not cached');
+export const NO_LIMITS: Limits = { requestsPerMinute: null, tokensPerMinute: null, tokensPerMonth: null };
+export const LIMIT_NAMES = ['requestsPerMinute', 'tokensPerMinute', 'tokensPerMonth'] as const;
+
+interface Row {
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  tokens_per_month: number | null;
+}
+const fromRow = (r: Row | undefined): Limits | undefined =>
+  r && { requestsPerMinute: r.requests_per_minute, tokensPerMinute: r.tokens_per_minute, tokensPerMonth: r.tokens_per_month };
+
+/**
+ * Workspace and member limits, stored in `gateway_limits` (user_id '' for the workspace). A
+ * workspace or member without a row gets the configured defaults (for members: the per-user chat
+ * allowance, RATE_LIMIT_CHAT_PER_MINUTE requests per sliding minute). Reads are cached briefly per process; a write here drops the cache at once.
+ */
+export class LimitsStore {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #defaults: Limits;
+  readonly #memberDefaults: Limits;
+  // workspace id → user id ('' for the workspace) → entry; nested so a lookup builds no key string.
+  readonly #cache = new Map<string, Map<string, { limits: Limits | undefined; until: number }>>();
+  readonly #ttlMs: number;
+
+  constructor(deps: { db: Db; clock: Clock }, defaults: Limits, ttlMs = 10_000, memberDefaults: Limits = NO_LIMITS) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#defaults = defaults;
+    this.#memberDefaults = memberDefaults;
+    this.#ttlMs = ttlMs;
+  }
+
+  /**
+   * The cached limits without I/O, or MISS when they must be read (the gateway's admission takes
+   * this path on nearly every request, so it allocates nothing and awaits nothing).
+   */
+  peek(workspaceId: string, userId: string): Limits | typeof MISS {
+    const hit = this.#cache.get(workspaceId)?.get(userId);
+    if (hit === undefined || hit.until <= this.#clock.now()) return MISS;
+    return hit.limits ?? (userId === '' ? this.#defaults : this.#memberDefaults);
+  }
+
+  async #get(workspaceId: string, userId: string): Promise<Limits | undefined> {
+    const now = this.#clock.now();
+    const hit = this.#cache.get(workspaceId)?.get(userId);
+    if (hit && hit.until > now) return hit.limits;
+    const row = await this.#db.one<Row>(
+      'SELECT requests_per_minute, tokens_per_minute, tokens_per_month FROM gateway_limits WHERE workspace_id = ? AND user_id = ?',
+      [workspaceId, userId],
+    );
+    const limits = fromRow(row);
+    // Looked up again after the await: a concurrent read may have created the workspace's map.
+    let byUser = this.#cache.get(workspaceId);
+    if (!byUser) this.#cache.set(workspaceId, (byUser = new Map()));
+    byUser.set(userId, { limits, until: now + this.#ttlMs });
+    return limits;
+  }
+
+  async workspace(workspaceId: string): Promise<Limits> {
+    return (await this.#get(workspaceId, '')) ?? this.#defaults;
+  }
+
+  async member(workspaceId: string, userId: string): Promise<Limits> {
+    return (await this.#get(workspaceId, userId)) ?? this.#memberDefaults;
+  }
+
+  async set(workspaceId: string, userId: string, l: Limits): Promise<void> {
+    const now = new Date(this.#clock.now()).toISOString();
+    await this.#db.run(
+      `INSERT INTO gateway_limits (workspace_id, user_id, requests_per_minute, tokens_per_minute, tokens_per_month, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET requests_per_minute = excluded.requests_per_minute,
+         tokens_per_minute = excluded.tokens_per_minute, tokens_per_month = excluded.tokens_per_month, updated_at = excluded.updated_at`,
+      [workspaceId, userId, l.requestsPerMinute, l.tokensPerMinute, l.tokensPerMonth, now],
+    );
+    this.#cache.get(workspaceId)?.delete(userId);
+  }
+}

@@ -1,0 +1,76 @@
+import { AppError, notFound } from '../errors.ts';
+import { signDecision } from './approval-signature.ts';
+import type { RunDeps } from './deps.ts';
+import { addEvent } from './repo.ts';
+import { newClaimToken } from './start.ts';
+import type { Queryable } from '../store/types.ts';
+
+export interface DecisionInput {
+  agentId: string;
+  runId: string;
+  approvalId: string;
+  userId: string;
+  decision: 'approve' | 'reject';
+}
+
+/** What to do next: an approved run resumes under a fresh claim token in the request, or was
+ * re-queued (durable runs, when a queue is given) for a worker to resume. */
+export type DecisionOutcome = { resumed: true; token: string } | { resumed: false; queued?: true };
+
+/** Re-queues an approved durable run inside the decision's transaction. */
+export type Requeue = (q: Queryable, runId: string, approvalId: string) => Promise<void>;
+
+/**
+ * Decides a pending approval, once: the approval row flips from pending in one conditional
+ * UPDATE (a second decision, or a reject after an approve, finds nothing pending → 409). The
+ * decision is signed with the approval secret; the executor verifies it before running the tool.
+ * Approve puts the run back to running with a new claim token; reject cancels it.
+ */
+export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'approvalKey'>, d: DecisionInput, requeue?: Requeue): Promise<DecisionOutcome> {
+  const run = await deps.db.one<{ id: string; durable: number }>('SELECT id, durable FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [d.runId, d.agentId, d.userId]);
+  if (!run) throw notFound('Run'); // another user's run is invisible
+  const approval = await deps.db.one<{ id: string; step_seq: number; status: string }>('SELECT id, step_seq, status FROM approvals WHERE id = ? AND run_id = ?', [d.approvalId, d.runId]);
+  if (!approval) throw notFound('Approval');
+  const decision = d.decision === 'approve' ? 'approved' : 'rejected';
+  const now = new Date(deps.clock.now()).toISOString();
+  const signature = signDecision(deps.approvalKey, { approvalId: approval.id, runId: d.runId, stepSeq: Number(approval.step_seq), decision, decidedBy: d.userId, decidedAt: now });
+  return deps.db.tx(async (q) => {
+    const flipped = await q.run(
+      `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, signature = ? WHERE id = ? AND status = 'pending'`,
+      [decision, d.userId, now, signature, approval.id],
+    );
+    if (flipped.changes !== 1) throw new AppError(409, 'approval_decided', 'This approval was already decided; a decision is single-use.');
+    await addEvent(q, d.runId, `approval.${decision}`, { approvalId: approval.id }, now);
+    if (decision === 'approved' && requeue && Number(run.durable) === 1) {
+      const r = await q.run(`UPDATE runs SET status = 'queued', claim_token = NULL, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`, [d.runId, approval.id]);
+      if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+      await requeue(q, d.runId, approval.id);
+      await addEvent(q, d.runId, 'run.queued', { approvalId: approval.id }, now);
+      return { resumed: false as const, queued: true as const };
+    }
+    if (decision === 'approved') {
+      const token = newClaimToken();
+      const r = await q.run(
+        `UPDATE runs SET status = 'running', claim_token = ?, running_since = ?, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
+        [token, now, d.runId, approval.id],
+      );
+      if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+      await addEvent(q, d.runId, 'run.resumed', { approvalId: approval.id }, now);
+      return { resumed: true as const, token };
+    }
+    await q.run(`UPDATE run_steps SET status = 'rejected', output = ?, finished_at = ? WHERE run_id = ? AND seq = ? AND status = 'waiting_approval'`, [
+      'error: the user rejected this tool call',
+      now,
+      d.runId,
+      approval.step_seq,
+    ]);
+    const r = await q.run(
+      `UPDATE runs SET status = 'cancelled', approval_id = NULL, finished_at = ?, error_code = 'approval_rejected', error_message = 'A tool call was rejected by the user.'
+        WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
+      [now, d.runId, approval.id],
+    );
+    if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+    await addEvent(q, d.runId, 'run.cancelled', { reason: 'approval_rejected' }, now);
+    return { resumed: false as const };
+  });
+}

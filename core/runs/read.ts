@@ -1,0 +1,143 @@
+import { notFound } from '../errors.ts';
+import type { Queryable } from '../store/types.ts';
+import type { RunDeps } from './deps.ts';
+import { addEvent, getRun } from './repo.ts';
+import { ABANDON_AFTER_MS, type EventRow, type RunRow, type StepRow } from './types.ts';
+
+export const parse = (s: string | null): unknown => {
+  if (s === null) return null;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * SPEC: a read more than twenty minutes after a run started that finds it still running closes
+ * it as timed_out (run_abandoned): its process ended without finishing it. One conditional
+ * UPDATE, so a finishing executor and a read never both win (the executor's writes are fenced on
+ * status = running).
+ */
+export async function closeIfAbandoned(deps: Pick<RunDeps, 'db' | 'clock'>, where: { runId?: string; agentId?: string; userId?: string }): Promise<void> {
+  const now = deps.clock.now();
+  const edge = new Date(now - ABANDON_AFTER_MS).toISOString();
+  const nowIso = new Date(now).toISOString();
+  const cond = where.runId ? 'id = ?' : 'agent_id = ? AND user_id = ?';
+  const params = where.runId ? [where.runId] : [where.agentId!, where.userId!];
+  // A read first: the write (and on SQLite the write lock) only when something is to be closed.
+  if (!(await deps.db.one(`SELECT 1 AS x FROM runs WHERE ${cond} AND status = 'running' AND running_since < ? LIMIT 1`, [...params, edge]))) return;
+  const closed = await deps.db.all<{ id: string }>(
+    `UPDATE runs SET status = 'timed_out', error_code = 'run_abandoned', finished_at = ?,
+       error_message = 'The run was still running more than 20 minutes after it started: the process running it ended. It was closed by a status read.'
+     WHERE ${cond} AND status = 'running' AND running_since < ? RETURNING id`,
+    [nowIso, ...params, edge],
+  );
+  for (const r of closed) await addEvent(deps.db, r.id, 'run.timed_out', { errorCode: 'run_abandoned' }, nowIso);
+}
+
+export function runView(r: RunRow) {
+  return {
+    runId: r.id,
+    agentId: r.agent_id,
+    agentVersion: r.agent_version,
+    conversationId: r.conversation_id,
+    status: r.status,
+    inputText: r.input_text,
+    outputText: r.output_text,
+    error_message: r.error_message,
+    errorCode: r.error_code,
+    approvalId: r.approval_id,
+    durable: r.durable === 1,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/** The columns a read shows (not run_id: the caller named the run). */
+export type ReadStep = Omit<StepRow, 'run_id'>;
+export type ReadEvent = Omit<EventRow, 'run_id'>;
+const STEP_COLUMNS = 'seq, kind, status, name, call_id, input, output, error, provider, model, input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, started_at, finished_at';
+
+/** The caller's run row with its steps and events (closing it first if abandoned); 404 otherwise. */
+export async function loadRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, runId: string, userId: string): Promise<{ run: RunRow; steps: ReadStep[]; events: ReadEvent[] }> {
+  let run = await deps.db.one<RunRow>('SELECT * FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [runId, agentId, userId]);
+  if (!run) throw notFound('Run');
+  // The abandonment rule costs a write, so it is tried only when the row says it could apply;
+  // the UPDATE itself stays conditional (a finishing executor may win meanwhile).
+  if (run.status === 'running' && run.running_since !== null && Date.parse(run.running_since) < deps.clock.now() - ABANDON_AFTER_MS) {
+    await closeIfAbandoned(deps, { runId });
+    run = (await getRun(deps.db, runId))!;
+  }
+  const [steps, events] = await Promise.all([
+    deps.db.all<ReadStep>(`SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = ? ORDER BY seq`, [runId]),
+    deps.db.all<ReadEvent>('SELECT seq, kind, data, created_at FROM run_events WHERE run_id = ? ORDER BY seq', [runId]),
+  ]);
+  return { run, steps, events };
+}
+
+export function usageTotals(s: readonly ReadStep[]) {
+  const model = s.filter((x) => x.kind === 'model');
+  const sum = (k: 'input_tokens' | 'cached_tokens' | 'output_tokens' | 'reasoning_tokens' | 'total_tokens') => model.reduce((a, x) => a + Number(x[k]), 0);
+  const last = model.at(-1);
+  return {
+    provider: last?.provider ?? null,
+    model: last?.model ?? null,
+    inputTokens: sum('input_tokens'),
+    cachedTokens: sum('cached_tokens'),
+    outputTokens: sum('output_tokens'),
+    reasoningTokens: sum('reasoning_tokens'),
+    totalTokens: sum('total_tokens'),
+    modelCalls: model.length,
+  };
+}
+
+/** The caller's run with its steps, events and usage totals; another user's run is a 404.
+ * (The run API answers with readRunJson, the same document written without the parse.) */
+export async function readRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, runId: string, userId: string) {
+  const { run, steps: s, events: e } = await loadRun(deps, agentId, runId, userId);
+  return {
+    run: runView(run),
+    steps: s.map((x) => ({
+      seq: x.seq,
+      kind: x.kind,
+      status: x.status,
+      name: x.name,
+      callId: x.call_id,
+      input: parse(x.input),
+      output: x.kind === 'model' ? parse(x.output) : x.output,
+      error: x.error,
+      provider: x.provider,
+      model: x.model,
+      usage: { inputTokens: Number(x.input_tokens), cachedTokens: Number(x.cached_tokens), outputTokens: Number(x.output_tokens), reasoningTokens: Number(x.reasoning_tokens), totalTokens: Number(x.total_tokens) },
+      startedAt: x.started_at,
+      finishedAt: x.finished_at,
+    })),
+    events: e.map((x) => ({ seq: x.seq, kind: x.kind, data: parse(x.data), createdAt: x.created_at })),
+    usage: usageTotals(s),
+  };
+}
+
+/** The caller's 25 most recent runs of the agent, newest first, with a usage summary each. */
+export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, userId: string) {
+  await closeIfAbandoned(deps, { agentId, userId });
+  const runs = await (deps.db as Queryable).all<RunRow>('SELECT * FROM runs WHERE agent_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 25', [agentId, userId]);
+  if (runs.length === 0) return [];
+  // Summed in a second query over just these runs rather than GROUP BY r.*: PostgreSQL needs every
+  // selected column in a GROUP BY over a subquery, and a column added to runs later would break it.
+  const sums = await (deps.db as Queryable).all<{ run_id: string; input_tokens: number; cached_tokens: number; output_tokens: number; reasoning_tokens: number; total_tokens: number; model_calls: number }>(
+    `SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(cached_tokens) AS cached_tokens, SUM(output_tokens) AS output_tokens,
+            SUM(reasoning_tokens) AS reasoning_tokens, SUM(total_tokens) AS total_tokens, COUNT(*) AS model_calls
+       FROM run_steps WHERE kind = 'model' AND run_id IN (${runs.map(() => '?').join(', ')}) GROUP BY run_id`,
+    runs.map((r) => r.id),
+  );
+  const byRun = new Map(sums.map((x) => [x.run_id, x]));
+  return runs.map((r) => {
+    const u = byRun.get(r.id);
+    return {
+      ...runView(r),
+      usage: { inputTokens: Number(u?.input_tokens ?? 0), cachedTokens: Number(u?.cached_tokens ?? 0), outputTokens: Number(u?.output_tokens ?? 0), reasoningTokens: Number(u?.reasoning_tokens ?? 0), totalTokens: Number(u?.total_tokens ?? 0), modelCalls: Number(u?.model_calls ?? 0) },
+    };
+  });
+}

@@ -1,0 +1,71 @@
+import type { AgentVersion } from '../agents/types.ts';
+import { newId } from '../ids.ts';
+import { verifyDecision } from './approval-signature.ts';
+import type { AssistantOutput } from './messages.ts';
+import { addEvent, finishRun, insertStep, updateStep } from './repo.ts';
+import { iso, type RunCtx } from './steps.ts';
+import { RunFailure, type StepRow } from './types.ts';
+
+/** Tool calls of the last model step that have no completed result yet (in the model's order). */
+export function pendingCalls(model: StepRow, all: StepRow[]): { call: NonNullable<AssistantOutput['tool_calls']>[number]; step: StepRow | undefined }[] {
+  const out = JSON.parse(model.output!) as AssistantOutput;
+  const byCall = new Map(all.filter((s) => s.kind === 'tool' && s.seq > model.seq).map((s) => [s.call_id, s]));
+  return (out.tool_calls ?? []).map((call) => ({ call, step: byCall.get(call.id) })).filter((p) => !p.step || p.step.status === 'waiting_approval');
+}
+
+/** Runs pending tool calls in order; returns true when the run stopped to wait for an approval. */
+export async function runTools(ctx: RunCtx, version: AgentVersion, pending: ReturnType<typeof pendingCalls>, all: StepRow[], signal: AbortSignal): Promise<boolean> {
+  const { deps, run, token } = ctx;
+  let seq = all.length;
+  for (const { call, step } of pending) {
+    const tool = version.tools.find((t) => t.name === call.function.name);
+    const def = tool && deps.tool(tool.type);
+    let stepSeq: number;
+    if (step) {
+      // Waiting for approval: continue only on a verified approval (the decision path sets it).
+      const a = await deps.db.one<{ id: string; status: string; decided_by: string | null; decided_at: string | null; signature: string | null }>(
+        'SELECT id, status, decided_by, decided_at, signature FROM approvals WHERE run_id = ? AND step_seq = ? ORDER BY created_at DESC LIMIT 1',
+        [run.id, step.seq],
+      );
+      const ok = a?.status === 'approved' && verifyDecision(deps.approvalKey, { approvalId: a.id, runId: run.id, stepSeq: step.seq, decision: 'approved', decidedBy: a.decided_by ?? '', decidedAt: a.decided_at ?? '' }, a.signature);
+      if (!ok) throw new RunFailure('approval_invalid', 'The tool call was resumed without a valid approval decision.');
+      await updateStep(deps.db, token, run.id, step.seq, 'waiting_approval', { status: 'started' });
+      stepSeq = step.seq;
+    } else {
+      stepSeq = ++seq;
+      const now = iso(deps.clock.now());
+      if (tool?.approval === 'always' && def) {
+        const approvalId = newId('apr');
+        await deps.db.tx(async (q) => {
+          await insertStep(q, token, { run_id: run.id, seq: stepSeq, kind: 'tool', status: 'waiting_approval', name: call.function.name, call_id: call.id, input: call.function.arguments, provider: null, model: null, started_at: now });
+          await q.run('INSERT INTO approvals (id, run_id, step_seq, tool_name, arguments, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [approvalId, run.id, stepSeq, call.function.name, call.function.arguments, 'pending', now]);
+          await finishRun(q, run.id, token, 'waiting_input', { approval_id: approvalId });
+          await addEvent(q, run.id, 'approval.requested', { approvalId, seq: stepSeq, tool: call.function.name }, now);
+          await addEvent(q, run.id, 'run.waiting_input', { approvalId }, now);
+        });
+        if (ctx.sink) ctx.sink.row = { ...run, status: 'waiting_input', approval_id: approvalId };
+        return true;
+      }
+      await insertStep(deps.db, token, { run_id: run.id, seq: stepSeq, kind: 'tool', status: 'started', name: call.function.name, call_id: call.id, input: call.function.arguments, provider: null, model: null, started_at: now });
+    }
+    deps.metrics.steps.inc({ kind: 'tool' });
+    let output: string;
+    if (!tool || !def) output = `error: the agent has no tool named "${call.function.name}"`;
+    else {
+      let args: unknown;
+      try {
+        args = JSON.parse(call.function.arguments || '{}');
+        output = await def.execute(args, tool.config, { signal, limits: deps.toolLimits });
+      } catch (err) {
+        if (signal.aborted) throw signal.reason instanceof RunFailure ? signal.reason : err;
+        output = `error: ${(err as Error).message}`;
+      }
+    }
+    const done = iso(deps.clock.now());
+    await deps.db.tx(async (q) => {
+      await updateStep(q, token, run.id, stepSeq, 'started', { status: 'completed', output, finished_at: done });
+      await addEvent(q, run.id, 'step.completed', { seq: stepSeq, kind: 'tool', tool: call.function.name }, done);
+    });
+  }
+  return false;
+}

@@ -1,0 +1,84 @@
+import { hostname } from 'node:os';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../log.ts';
+import type { Db } from '../store/types.ts';
+
+export const SCHEDULER_PROCESS_KIND = 'scheduler';
+const WARN_EVERY_MS = 10 * 60_000;
+
+export interface PresenceOptions {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  /** This process's row id in `processes`. */
+  id: string;
+  intervalMs?: number;
+  /** Mode off: warn when another live scheduling process shares the store (SPEC: one replica only). */
+  warnOnPeers: boolean;
+}
+
+/**
+ * Announces this scheduling process in `processes` with a heartbeat. A row counts as live while
+ * its heartbeat is younger than three intervals; rows of dead processes are pruned after an hour.
+ */
+export class Presence {
+  readonly #o: Required<PresenceOptions>;
+  #timer: NodeJS.Timeout | undefined;
+  #beating: Promise<void> | undefined;
+  #lastWarn = -Infinity;
+  readonly #startedAt: string;
+
+  constructor(o: PresenceOptions) {
+    this.#o = { intervalMs: 10_000, ...o };
+    this.#startedAt = new Date(o.clock.now()).toISOString();
+  }
+
+  start(): void {
+    this.#tick();
+    this.#timer = setInterval(() => this.#tick(), this.#o.intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#beating;
+    await this.#o.db.run('DELETE FROM processes WHERE id = ?', [this.#o.id]).catch(() => {});
+  }
+
+  #tick(): void {
+    if (this.#beating) return;
+    this.#beating = this.beat().then(
+      () => {
+        this.#beating = undefined;
+      },
+      (err: unknown) => {
+        this.#beating = undefined;
+        this.#o.log.warn('scheduler heartbeat failed', { error: (err as Error).message });
+      },
+    );
+  }
+
+  /** One heartbeat; returns how many live scheduling processes the store knows (this one included). */
+  async beat(): Promise<number> {
+    const { db, clock, log, id } = this.#o;
+    const now = clock.now();
+    const nowIso = new Date(now).toISOString();
+    await db.run(
+      `INSERT INTO processes (id, kind, hostname, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
+      [id, SCHEDULER_PROCESS_KIND, hostname(), process.pid, this.#startedAt, nowIso],
+    );
+    const live = await db.all<{ id: string; hostname: string; pid: number }>(
+      'SELECT id, hostname, pid FROM processes WHERE kind = ? AND heartbeat_at > ? ORDER BY id',
+      [SCHEDULER_PROCESS_KIND, new Date(now - 3 * this.#o.intervalMs).toISOString()],
+    );
+    if (this.#o.warnOnPeers && live.length > 1 && now - this.#lastWarn >= WARN_EVERY_MS) {
+      this.#lastWarn = now;
+      log.warn(
+        'SERVICE_SCHEDULER_LEADER_MODE=off with several live scheduling processes: every one of them schedules. Ticks are still enqueued once each (unique keys), but use file-lock or http with more than one replica',
+        { processes: live.map((p) => `${p.hostname}:${p.pid}`) },
+      );
+    }
+    return live.length;
+  }
+}

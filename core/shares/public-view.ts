@@ -1,0 +1,92 @@
+import { tokenHash, wellFormed } from '../auth/tokens.ts';
+import type { Clock } from '../clock.ts';
+import { conversationById } from '../conversations/service.ts';
+import { AppError } from '../errors.ts';
+import { readRun } from '../runs/read.ts';
+import type { Db } from '../store/types.ts';
+import type { ShareKind } from './service.ts';
+
+/**
+ * `GET /api/public/share/:token`: anyone holding the token reads one record, read-only.
+ *
+ * What an anonymous holder may learn is chosen field by field (an allowlist, so a field added to
+ * the run read later does not leak here by default): the record's content, status and usage.
+ * Never: user ids, emails, the run's claim token, approval ids, the conversation link, the agent's
+ * instructions or tool configuration.
+ *
+ * Every failure — malformed token, bad checksum, unknown, revoked, record gone — is one 404 with a
+ * byte-identical body (no request id in it), so a caller cannot tell a revoked link from a typo.
+ * Shape and checksum are checked first: garbage never reaches the store.
+ */
+
+export interface PublicShareDeps {
+  db: Db;
+  clock: Clock;
+  tokenKey: Buffer;
+}
+
+export const shareNotFound = () => new AppError(404, 'not_found', 'Share link not found.', { uniformBody: true });
+
+export async function openShare(deps: PublicShareDeps, token: string) {
+  if (!wellFormed(token, 'share')) throw shareNotFound();
+  const share = await deps.db.one<{ kind: ShareKind; target_id: string; created_at: string }>(
+    'SELECT kind, target_id, created_at FROM shares WHERE token_hash = ? AND revoked_at IS NULL',
+    [tokenHash(deps.tokenKey, token)],
+  );
+  if (!share) throw shareNotFound();
+  const view = share.kind === 'run' ? await runShare(deps, share.target_id) : await conversationShare(deps, share.target_id);
+  if (!view) throw shareNotFound();
+  return { kind: share.kind, sharedAt: share.created_at, ...view };
+}
+
+async function runShare(deps: PublicShareDeps, runId: string) {
+  const owner = await deps.db.one<{ agent_id: string; user_id: string }>('SELECT agent_id, user_id FROM runs WHERE id = ?', [runId]);
+  if (!owner) return undefined;
+  // readRun's owner check is satisfied by construction (the run's own agent and user): the share
+  // link is the authorisation here. It also applies the 20-minute abandonment rule, as any read does.
+  const full = await readRun(deps, owner.agent_id, runId, owner.user_id);
+  const r = full.run;
+  return {
+    run: {
+      runId: r.runId,
+      agentId: r.agentId,
+      agentVersion: r.agentVersion,
+      status: r.status,
+      inputText: r.inputText,
+      outputText: r.outputText,
+      error_message: r.error_message,
+      errorCode: r.errorCode,
+      createdAt: r.createdAt,
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
+    },
+    steps: full.steps.map((s) => ({
+      seq: s.seq,
+      kind: s.kind,
+      status: s.status,
+      name: s.name,
+      input: s.input,
+      output: s.output,
+      error: s.error,
+      provider: s.provider,
+      model: s.model,
+      usage: s.usage,
+      startedAt: s.startedAt,
+      finishedAt: s.finishedAt,
+    })),
+    usage: full.usage,
+  };
+}
+
+async function conversationShare(deps: PublicShareDeps, id: string) {
+  const c = await conversationById(deps.db, id);
+  if (!c) return undefined;
+  return {
+    conversation: {
+      title: c.title,
+      createdAt: c.created_at,
+      updatedAt: c.updated_at,
+      messages: c.messages.map((m) => ({ seq: m.seq, role: m.role, content: m.content, createdAt: m.createdAt })),
+    },
+  };
+}

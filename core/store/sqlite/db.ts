@@ -1,0 +1,286 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { Mutex } from '../mutex.ts';
+import { StoreBusy, UniqueViolation, type Db, type Queryable, type Row, type RunResult, type Sql, type SqlValue } from '../types.ts';
+
+/**
+ * The embedded store: one better-sqlite3 connection per process, in WAL mode.
+ *
+ * better-sqlite3 is synchronous but the `Db` interface is async, and a transaction body awaits
+ * between statements. On one shared connection anything run during that await would land inside
+ * the open transaction, so: transactions queue on a mutex, and a plain statement from anyone but
+ * the transaction's own async context waits until the transaction ends. The owner is recognised
+ * through AsyncLocalStorage, so `db.all(...)` inside a `tx` body behaves like `q.all(...)` (the
+ * same as the PostgreSQL store) instead of deadlocking on its own transaction.
+ */
+
+export interface SqliteDbOptions {
+  /** How long a statement or BEGIN IMMEDIATE waits for another process's write lock. */
+  busyTimeoutMs?: number;
+  /** Prepared statements kept per connection (oldest evicted first). */
+  statementCacheSize?: number;
+}
+
+interface TxFrame {
+  active: boolean;
+}
+
+type Statement = Database.Statement<unknown[], unknown>;
+type BindValue = string | number | bigint | null | Buffer;
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const DEFAULT_STATEMENT_CACHE = 500;
+
+export function openSqliteDb(path: string, opts: SqliteDbOptions = {}): Db {
+  const busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // The single-executable build dlopens the embedded addon itself and hands it over here;
+  // from source, better-sqlite3 finds its own prebuild.
+  const addon = (globalThis as { __SVC_SQLITE_ADDON__?: object }).__SVC_SQLITE_ADDON__;
+  const options: Database.Options = { timeout: busyTimeoutMs };
+  if (addon !== undefined) (options as { nativeBinding?: unknown }).nativeBinding = addon;
+  const conn = new Database(path, options);
+  try {
+    conn.pragma('journal_mode = WAL');
+    conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    conn.pragma('synchronous = NORMAL');
+    conn.pragma('foreign_keys = ON');
+  } catch (err) {
+    conn.close();
+    throw mapSqliteError(err);
+  }
+  return new SqliteDb(conn, busyTimeoutMs, opts.statementCacheSize ?? DEFAULT_STATEMENT_CACHE);
+}
+
+export class SqliteDb implements Db {
+  readonly dialect = 'sqlite' as const;
+  readonly #conn: Database.Database;
+  readonly #busyTimeoutMs: number;
+  readonly #cacheSize: number;
+  readonly #statements = new Map<string, Statement>();
+  readonly #mutex = new Mutex();
+  readonly #als = new AsyncLocalStorage<TxFrame>();
+  /** The transaction currently open on the connection, if any. */
+  #open: TxFrame | null = null;
+  #savepoints = 0;
+  #closed = false;
+
+  constructor(conn: Database.Database, busyTimeoutMs: number, cacheSize: number) {
+    this.#conn = conn;
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#cacheSize = cacheSize;
+  }
+
+  async all<T = Row>(sql: Sql, params?: readonly SqlValue[]): Promise<T[]> {
+    await this.#awaitTurn();
+    return this.#all<T>(sql, params);
+  }
+
+  async one<T = Row>(sql: Sql, params?: readonly SqlValue[]): Promise<T | undefined> {
+    await this.#awaitTurn();
+    return this.#one<T>(sql, params);
+  }
+
+  async run(sql: Sql, params?: readonly SqlValue[]): Promise<RunResult> {
+    await this.#awaitTurn();
+    return this.#run(sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.#awaitTurn();
+    this.#exec(sql);
+  }
+
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const outer = this.#als.getStore();
+    if (outer?.active) return this.#nested(outer, fn);
+    const release = await this.#mutex.lock();
+    try {
+      this.#assertOpen();
+      await this.#beginImmediate();
+      const frame: TxFrame = { active: true };
+      this.#open = frame;
+      try {
+        const result = await this.#als.run(frame, () => fn(this.#handle(frame)));
+        this.#exec('COMMIT');
+        return result;
+      } catch (err) {
+        this.#rollbackQuietly('ROLLBACK');
+        throw mapSqliteError(err);
+      } finally {
+        frame.active = false;
+        this.#open = null;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.one('SELECT 1 AS ok');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    // Let a running transaction finish rather than cutting it off mid-way.
+    const release = await this.#mutex.lock();
+    try {
+      this.#closed = true;
+      this.#statements.clear();
+      this.#conn.close();
+    } finally {
+      release();
+    }
+  }
+
+  /** A plain statement waits while another caller's transaction is open on the shared connection. */
+  async #awaitTurn(): Promise<void> {
+    while (this.#open !== null && this.#open !== this.#als.getStore()) await this.#mutex.whenReleased();
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock up front, so a read-then-write body never meets
+   * SQLITE_BUSY half-way. It is tried without SQLite's busy handler and retried on a timer, because
+   * the busy handler sleeps synchronously: it would freeze the event loop for up to the whole budget
+   * (and never let a second connection in the same process finish its transaction).
+   */
+  async #beginImmediate(): Promise<void> {
+    const deadline = Date.now() + this.#busyTimeoutMs;
+    let delay = 1;
+    for (;;) {
+      this.#stmt('PRAGMA busy_timeout = 0').run();
+      try {
+        this.#conn.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (err) {
+        const mapped = mapSqliteError(err);
+        if (!(mapped instanceof StoreBusy) || Date.now() >= deadline) throw mapped;
+      } finally {
+        this.#stmt(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`).run();
+      }
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 50);
+    }
+  }
+
+  /** A tx() inside a tx() body becomes a savepoint of the open transaction. */
+  async #nested<T>(frame: TxFrame, fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const name = `svc_sp_${++this.#savepoints}`;
+    this.#exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn(this.#handle(frame));
+      this.#exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      this.#rollbackQuietly(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw mapSqliteError(err);
+    }
+  }
+
+  /** The handle a tx body gets; it refuses use after its transaction ended. */
+  #handle(frame: TxFrame): Queryable {
+    const check = () => {
+      if (!frame.active) throw new Error('transaction handle used after the transaction ended');
+    };
+    return {
+      dialect: 'sqlite',
+      all: async <T = Row>(sql: Sql, params?: readonly SqlValue[]) => (check(), this.#all<T>(sql, params)),
+      one: async <T = Row>(sql: Sql, params?: readonly SqlValue[]) => (check(), this.#one<T>(sql, params)),
+      run: async (sql: Sql, params?: readonly SqlValue[]) => (check(), this.#run(sql, params)),
+      exec: async (sql: string) => (check(), this.#exec(sql)),
+    };
+  }
+
+  #all<T>(sql: Sql, params?: readonly SqlValue[]): T[] {
+    try {
+      const stmt = this.#stmt(sql);
+      if (!stmt.reader) {
+        stmt.run(...bind(params));
+        return [];
+      }
+      return stmt.all(...bind(params)) as T[];
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  #one<T>(sql: Sql, params?: readonly SqlValue[]): T | undefined {
+    try {
+      const stmt = this.#stmt(sql);
+      if (!stmt.reader) {
+        stmt.run(...bind(params));
+        return undefined;
+      }
+      return stmt.get(...bind(params)) as T | undefined;
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  #run(sql: Sql, params?: readonly SqlValue[]): RunResult {
+    try {
+      return { changes: this.#stmt(sql).run(...bind(params)).changes };
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  #exec(sql: string): void {
+    this.#assertOpen();
+    try {
+      this.#conn.exec(sql);
+    } catch (err) {
+      throw mapSqliteError(err);
+    }
+  }
+
+  #rollbackQuietly(sql: string): void {
+    if (this.#closed || !this.#conn.inTransaction) return;
+    try {
+      this.#conn.exec(sql);
+    } catch {
+      // The original error is the one worth reporting; a failed rollback leaves SQLite to roll
+      // back on its own when the transaction is abandoned.
+    }
+  }
+
+  #stmt(sql: Sql): Statement {
+    this.#assertOpen();
+    if (typeof sql !== 'string') sql = sql.sql;
+    let stmt = this.#statements.get(sql);
+    if (stmt === undefined) {
+      stmt = this.#conn.prepare(sql) as Statement;
+      if (this.#statements.size >= this.#cacheSize) {
+        const oldest = this.#statements.keys().next().value;
+        if (oldest !== undefined) this.#statements.delete(oldest);
+      }
+      this.#statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('the database is closed');
+  }
+}
+
+function bind(params: readonly SqlValue[] | undefined): BindValue[] {
+  if (params === undefined || params.length === 0) return [];
+  return params.map((p) => {
+    if (typeof p === 'boolean') return p ? 1 : 0;
+    if (p instanceof Uint8Array && !Buffer.isBuffer(p)) return Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+    return p as BindValue;
+  });
+}
+
+/** Translates SQLite's error codes into the store's dialect-neutral errors. */
+export function mapSqliteError(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return err;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new UniqueViolation(err);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return new StoreBusy(err);
+  return err;
+}

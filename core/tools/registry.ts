@@ -1,0 +1,37 @@
+import type { Config } from '../config/load.ts';
+import { httpRequestTool } from './http-request.ts';
+import type { ToolDefinition, ToolLimits } from './types.ts';
+
+/**
+ * The built-in tools, by type. Adding a tool: a new file under core/tools/ exporting a
+ * ToolDefinition, and one line in this list.
+ */
+const BUILT_IN: ToolDefinition[] = [
+  httpRequestTool,
+];
+
+export const toolRegistry: ReadonlyMap<string, ToolDefinition> = new Map(BUILT_IN.map((t) => [t.type, t]));
+
+export function getTool(type: string): ToolDefinition | undefined {
+  return toolRegistry.get(type);
+}
+
+/** The outbound limits every tool call runs under, from the SERVICE_TOOL_* variables. */
+export function toolLimitsFromConfig(
+  config: Pick<
+    Config,
+    | 'SERVICE_TOOL_HTTP_TIMEOUT_MS'
+    | 'SERVICE_TOOL_HTTP_MAX_RESPONSE_BYTES'
+    | 'SERVICE_TOOL_HTTP_MAX_REQUEST_BYTES'
+    | 'SERVICE_TOOL_HTTP_ALLOW_PRIVATE'
+    | 'SERVICE_TOOL_HTTP_ALLOWED_HOSTS'
+  >,
+): ToolLimits {
+  return {
+    httpTimeoutMs: config.SERVICE_TOOL_HTTP_TIMEOUT_MS,
+    httpMaxResponseBytes: config.SERVICE_TOOL_HTTP_MAX_RESPONSE_BYTES,
+    httpMaxRequestBytes: config.SERVICE_TOOL_HTTP_MAX_REQUEST_BYTES,
+    httpAllowPrivate: config.SERVICE_TOOL_HTTP_ALLOW_PRIVATE,
+    httpAllowedHosts: [...config.SERVICE_TOOL_HTTP_ALLOWED_HOSTS],
+  };
+}

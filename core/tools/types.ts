@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+
+/** Limits every tool execution runs under (from configuration). */
+export interface ToolLimits {
+  httpTimeoutMs: number;
+  httpMaxResponseBytes: number;
+  httpMaxRequestBytes: number;
+  /** Allow requests to loopback, private, link-local and other non-public addresses. */
+  httpAllowPrivate: boolean;
+  /** When non-empty, only these hostnames (or `*.suffix`) may be called. */
+  httpAllowedHosts: string[];
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  limits: ToolLimits;
+}
+
+/** A built-in tool: data for the model (name, description, JSON-schema parameters) plus code. */
+export interface ToolDefinition<C = Record<string, unknown>> {
+  type: string;
+  description: string;
+  /** JSON Schema of the arguments the model passes (sent to the model as the function's parameters). */
+  parameters: Record<string, unknown>;
+  /** Validates the agent-level config of this tool at draft/publish time. */
+  config: z.ZodType<C>;
+  /**
+   * Runs one call. Returns the text the model sees as the tool result. A failure the model should
+   * see (bad arguments, HTTP 500 from the target) is returned as text, not thrown; throw only for
+   * failures of the tool itself (e.g. aborted).
+   */
+  execute(args: unknown, config: C, ctx: ToolContext): Promise<string>;
+}

@@ -1,0 +1,171 @@
+import { atLeast } from '../accounts/roles.ts';
+import type { Caller } from '../agents/access.ts';
+import { runnableVersion } from '../agents/access.ts';
+import { issueToken, tokenHash, tokenPreview } from '../auth/tokens.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config/index.ts';
+import { AppError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Db, Queryable } from '../store/types.ts';
+import { checkSchedule } from './schedule.ts';
+import { checkNotifyUrl } from './validate.ts';
+
+/**
+ * Workers (automations): an agent, an input template, an optional cron schedule, an optional
+ * notification URL, and a webhook ref (`svc_whk_…`) shown once. Runs act as the Worker's owner.
+ *
+ * Who sees what: the owner sees their Workers, admins and owners of the workspace see them all;
+ * anyone else gets 404. Changes need the owner (still member or higher) or an admin+ (403 for a
+ * Worker one can see but not change).
+ */
+
+export interface WorkerDeps {
+  db: Db;
+  clock: Clock;
+  tokenKey: Buffer;
+  config: Pick<Config, 'NODE_ENV' | 'SERVICE_TOOL_HTTP_ALLOW_PRIVATE'>;
+}
+
+export interface WorkerRow {
+  id: string;
+  workspace_id: string;
+  owner_user_id: string;
+  name: string;
+  agent_id: string;
+  input_template: string;
+  schedule: string | null;
+  webhook_ref_hash: string | null;
+  webhook_ref_preview: string | null;
+  notify_url: string | null;
+  enabled: number | boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkerFields {
+  name: string;
+  agentId: string;
+  inputTemplate: string;
+  schedule?: string | null | undefined;
+  notifyUrl?: string | null | undefined;
+  enabled?: boolean | undefined;
+}
+
+export const view = (w: WorkerRow) => ({
+  id: w.id,
+  name: w.name,
+  agentId: w.agent_id,
+  ownerUserId: w.owner_user_id,
+  inputTemplate: w.input_template,
+  schedule: w.schedule,
+  notifyUrl: w.notify_url,
+  enabled: Boolean(Number(w.enabled)),
+  webhookRefPreview: w.webhook_ref_preview,
+  createdAt: w.created_at,
+  updatedAt: w.updated_at,
+});
+export type WorkerView = ReturnType<typeof view>;
+
+const iso = (d: WorkerDeps) => new Date(d.clock.now()).toISOString();
+const COLS = 'id, workspace_id, owner_user_id, name, agent_id, input_template, schedule, webhook_ref_hash, webhook_ref_preview, notify_url, enabled, created_at, updated_at';
+
+/** The agent must be runnable (published, visible, member+) by the user the runs act as, in this workspace. */
+async function checkAgent(q: Queryable, agentId: string, userId: string, workspaceId: string): Promise<void> {
+  const v = await runnableVersion(q, agentId, userId);
+  if (!v || v.workspaceId !== workspaceId) throw new AppError(404, 'not_found', 'Agent not found (it must be published and runnable by the Worker\'s owner).', { field: 'agentId' });
+}
+
+function normalise(d: WorkerDeps, f: Partial<WorkerFields>): Partial<WorkerFields> {
+  const out = { ...f };
+  if (typeof f.schedule === 'string') out.schedule = checkSchedule(f.schedule);
+  if (typeof f.notifyUrl === 'string') out.notifyUrl = checkNotifyUrl(f.notifyUrl, d.config);
+  return out;
+}
+
+export async function createWorker(d: WorkerDeps, c: Caller, body: WorkerFields): Promise<WorkerView & { token: string; webhookRef: string }> {
+  if (!atLeast(c.role, 'member')) throw new AppError(403, 'forbidden', 'Creating a Worker needs the member role or higher.');
+  const f = normalise(d, body) as WorkerFields;
+  await checkAgent(d.db, f.agentId, c.userId, c.workspaceId);
+  const ref = issueToken('webhook');
+  const now = iso(d);
+  const row: WorkerRow = {
+    id: newId('wkr'), workspace_id: c.workspaceId, owner_user_id: c.userId, name: f.name, agent_id: f.agentId, input_template: f.inputTemplate,
+    schedule: f.schedule ?? null, webhook_ref_hash: tokenHash(d.tokenKey, ref), webhook_ref_preview: tokenPreview(ref), notify_url: f.notifyUrl ?? null,
+    enabled: f.enabled === false ? 0 : 1, created_at: now, updated_at: now,
+  };
+  await d.db.run(
+    `INSERT INTO workers (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [row.id, row.workspace_id, row.owner_user_id, row.name, row.agent_id, row.input_template, row.schedule, row.webhook_ref_hash, row.webhook_ref_preview, row.notify_url, row.enabled, row.created_at, row.updated_at],
+  );
+  // DESIGN: a created secret comes back once as `token`; `webhookRef` names the same value.
+  return { ...view(row), token: ref, webhookRef: ref };
+}
+
+export async function listWorkers(d: WorkerDeps, c: Caller): Promise<WorkerView[]> {
+  const all = atLeast(c.role, 'admin');
+  const rows = await d.db.all<WorkerRow>(
+    `SELECT ${COLS} FROM workers WHERE workspace_id = ? AND deleted_at IS NULL${all ? '' : ' AND owner_user_id = ?'} ORDER BY created_at DESC, id DESC`,
+    all ? [c.workspaceId] : [c.workspaceId, c.userId],
+  );
+  return rows.map(view);
+}
+
+/** The Worker as the caller may see it (owner or admin+), else 404. */
+export async function visibleWorker(q: Queryable, c: Caller, id: string): Promise<WorkerRow> {
+  const w = await q.one<WorkerRow>(`SELECT ${COLS} FROM workers WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`, [id, c.workspaceId]);
+  if (!w || !(w.owner_user_id === c.userId || atLeast(c.role, 'admin'))) throw notFound('Worker');
+  return w;
+}
+
+async function managedWorker(q: Queryable, c: Caller, id: string): Promise<WorkerRow> {
+  const w = await visibleWorker(q, c, id);
+  // Visible means owner or admin+; the owner also needs the member role still (a viewer reads).
+  if (!atLeast(c.role, 'member')) {
+    throw new AppError(403, 'forbidden', "Only the Worker's owner (member role or higher) or a workspace admin or owner may change it.");
+  }
+  return w;
+}
+
+export const getWorker = async (d: WorkerDeps, c: Caller, id: string) => view(await visibleWorker(d.db, c, id));
+
+export async function updateWorker(d: WorkerDeps, c: Caller, id: string, patch: Partial<WorkerFields>): Promise<WorkerView> {
+  const w = await managedWorker(d.db, c, id);
+  const f = normalise(d, patch);
+  // A new agent must be runnable by the owner: the runs act as them, whoever edits the Worker.
+  if (f.agentId !== undefined && f.agentId !== w.agent_id) await checkAgent(d.db, f.agentId, w.owner_user_id, w.workspace_id);
+  const next: WorkerRow = {
+    ...w,
+    name: f.name ?? w.name,
+    agent_id: f.agentId ?? w.agent_id,
+    input_template: f.inputTemplate ?? w.input_template,
+    schedule: f.schedule === undefined ? w.schedule : f.schedule,
+    notify_url: f.notifyUrl === undefined ? w.notify_url : f.notifyUrl,
+    enabled: f.enabled === undefined ? w.enabled : f.enabled ? 1 : 0,
+    updated_at: iso(d),
+  };
+  const r = await d.db.run(
+    'UPDATE workers SET name = ?, agent_id = ?, input_template = ?, schedule = ?, notify_url = ?, enabled = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL',
+    [next.name, next.agent_id, next.input_template, next.schedule, next.notify_url, Number(next.enabled), next.updated_at, id],
+  );
+  if (r.changes !== 1) throw notFound('Worker');
+  return view(next);
+}
+
+/** Soft delete; the ref hash is dropped so the ref is dead at once (and its slot free). */
+export async function deleteWorker(d: WorkerDeps, c: Caller, id: string): Promise<void> {
+  await managedWorker(d.db, c, id);
+  const now = iso(d);
+  await d.db.run('UPDATE workers SET deleted_at = ?, updated_at = ?, webhook_ref_hash = NULL, enabled = 0 WHERE id = ? AND deleted_at IS NULL', [now, now, id]);
+}
+
+/** A new ref, shown once; the old one stops matching in the same statement. */
+export async function rotateWebhookRef(d: WorkerDeps, c: Caller, id: string): Promise<WorkerView & { token: string; webhookRef: string }> {
+  const w = await managedWorker(d.db, c, id);
+  const ref = issueToken('webhook');
+  const now = iso(d);
+  const r = await d.db.run('UPDATE workers SET webhook_ref_hash = ?, webhook_ref_preview = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL', [
+    tokenHash(d.tokenKey, ref), tokenPreview(ref), now, id,
+  ]);
+  if (r.changes !== 1) throw notFound('Worker');
+  return { ...view({ ...w, webhook_ref_preview: tokenPreview(ref), updated_at: now }), token: ref, webhookRef: ref };
+}

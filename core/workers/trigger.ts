@@ -1,0 +1,77 @@
+import type { AgentVersion } from '../agents/types.ts';
+import { tokenHash, wellFormed } from '../auth/tokens.ts';
+import { AppError, isAppError } from '../errors.ts';
+import type { RunDeps } from '../runs/deps.ts';
+import type { RunStartLimiter } from '../runs/ratelimit.ts';
+import { prepareRun, type StartInput } from '../runs/start.ts';
+import type { RunRow } from '../runs/types.ts';
+import { renderTemplate } from './template.ts';
+
+/**
+ * Inbound webhook triggers (`/api/public/webhooks/workers/:webhookRef`, legacy
+ * `/api/public/webhooks/agents/:token`): the path credential is the only authorisation, and every
+ * way of not matching — malformed, bad checksum, unknown, rotated, removed, disabled Worker, agent no
+ * longer runnable by the user the run acts as — is one 404 with a byte-identical body. Shape and
+ * checksum are checked before any lookup; the body is read only after the credential matched.
+ */
+
+/** Largest request body a trigger accepts, and the largest input it may render into. */
+export const WEBHOOK_BODY_LIMIT = 64 * 1024;
+export const MAX_INPUT = 100_000;
+
+export const webhookNotFound = () => new AppError(404, 'not_found', 'Webhook not found.', { uniformBody: true });
+
+export interface TriggerDeps {
+  tokenKey: Buffer;
+  runs: RunDeps;
+  limiter: RunStartLimiter;
+  start(version: AgentVersion, input: StartInput, limiter: RunStartLimiter, workerId?: string): Promise<{ run: RunRow; headers: Record<string, string> }>;
+}
+
+export interface Triggered {
+  run: RunRow;
+  headers: Record<string, string>;
+}
+
+/** prepareRun's "you cannot run this" answers (404, 403) become the uniform 404; a 400 about the
+ * agent's provider target passes through — the caller holds a valid credential and can act on it. */
+async function prepare(d: TriggerDeps, input: StartInput): Promise<AgentVersion> {
+  try {
+    return await prepareRun(d.runs, input);
+  } catch (err) {
+    if (isAppError(err) && (err.status === 404 || err.status === 403)) throw webhookNotFound();
+    throw err;
+  }
+}
+
+function checkSize(text: string): void {
+  if (text.length > MAX_INPUT) throw new AppError(413, 'payload_too_large', `The rendered input is ${text.length} characters; the limit is ${MAX_INPUT}.`);
+}
+
+export async function triggerWorker(d: TriggerDeps, ref: string, readBody: () => Promise<string>): Promise<Triggered> {
+  if (!wellFormed(ref, 'webhook')) throw webhookNotFound();
+  const w = await d.runs.db.one<{ id: string; owner_user_id: string; agent_id: string; input_template: string }>(
+    'SELECT id, owner_user_id, agent_id, input_template FROM workers WHERE webhook_ref_hash = ? AND deleted_at IS NULL AND enabled = ?',
+    [tokenHash(d.tokenKey, ref), 1],
+  );
+  if (!w) throw webhookNotFound();
+  const inputText = renderTemplate(w.input_template, await readBody());
+  checkSize(inputText);
+  const input: StartInput = { agentId: w.agent_id, userId: w.owner_user_id, inputText };
+  const version = await prepare(d, input);
+  return d.start(version, input, d.limiter, w.id);
+}
+
+export async function triggerAgent(d: TriggerDeps, token: string, readBody: () => Promise<string>): Promise<Triggered> {
+  if (!wellFormed(token, 'webhook')) throw webhookNotFound();
+  const a = await d.runs.db.one<{ id: string; webhook_user_id: string | null }>(
+    'SELECT id, webhook_user_id FROM agents WHERE webhook_token_hash = ? AND deleted_at IS NULL',
+    [tokenHash(d.tokenKey, token)],
+  );
+  if (!a?.webhook_user_id) throw webhookNotFound();
+  const inputText = await readBody();
+  checkSize(inputText);
+  const input: StartInput = { agentId: a.id, userId: a.webhook_user_id, inputText };
+  const version = await prepare(d, input);
+  return d.start(version, input, d.limiter);
+}

@@ -1,0 +1,64 @@
+import { Hono } from 'hono';
+import type { Core } from '../core/index.ts';
+import { accessLog } from './middleware/access-log.ts';
+import { bodyLimit } from './middleware/body-limit.ts';
+import { errorHandler, notFoundHandler, wrapNonErrors } from './middleware/errors.ts';
+import { httpMetrics } from './middleware/http-metrics.ts';
+import { requestId } from './middleware/request-id.ts';
+import { healthRoutes } from './routes/health.ts';
+import { createReadiness, type ReadinessOptions } from './readiness.ts';
+import { activationRoutes } from './routes/activation.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { appSurface } from './routes/app-surface.ts';
+import { authRoutes } from './routes/auth.ts';
+import { pageRoutes } from './routes/pages.ts';
+import { publicShareRoutes } from './routes/public-share.ts';
+import { publicWebhookRoutes } from './routes/public-webhooks.ts';
+import { gatewayRoutes } from './routes/v1/index.ts';
+import { runRoutes } from './routes/runs.ts';
+import { gatewayOf, type GatewayOptions } from '../core/gateway/runtime.ts';
+import { chatFastPath, setFastPath } from './fast-chat.ts';
+import { firstOf, healthFastPath, readinessFastPath } from './fast-health.ts';
+import type { AppEnv } from './types.ts';
+
+export type App = Hono<AppEnv>;
+
+export interface AppOptions {
+  readiness?: ReadinessOptions;
+  /** Registers extra routes behind the same middleware (tests, and later issues' surfaces). */
+  routes?: (app: App, core: Core) => void;
+  /** Gateway parts to replace (tests). */
+  gateway?: GatewayOptions;
+}
+
+/**
+ * The HTTP surface. Middleware order matters: the request id comes first so every later line and
+ * error body can carry it; the access log wraps everything so it sees the final status (errors are
+ * turned into responses inside `next()` by onError).
+ */
+export function createApp(core: Core, opts: AppOptions = {}): App {
+  const app = new Hono<AppEnv>();
+  const readiness = createReadiness(core, opts.readiness);
+  app.use('*', requestId());
+  app.use('*', accessLog(core.log));
+  app.use('*', httpMetrics(core.metrics));
+  app.use('*', wrapNonErrors());
+  app.use('*', bodyLimit(core.config));
+
+  app.route('/api/health', healthRoutes(readiness));
+  app.route('/api/auth', authRoutes(core));
+  app.route('/api/app', appSurface(core));
+  app.route('/api/admin', adminRoutes(core));
+  app.route('/api/public/webhooks', publicWebhookRoutes(core));
+  app.route('/api/public/share', publicShareRoutes(core));
+  app.route('/api/activation', activationRoutes(core));
+  app.route('/api/v1', gatewayRoutes(core, opts.gateway));
+  app.route('/api/agents', runRoutes(core));
+  app.route('/', pageRoutes(core));
+  opts.routes?.(app, core);
+
+  app.onError(errorHandler(core.log));
+  app.notFound(notFoundHandler);
+  setFastPath(app, firstOf(healthFastPath(core), readinessFastPath(core, readiness), chatFastPath(core, gatewayOf(core, opts.gateway))));
+  return app;
+}

@@ -1,0 +1,239 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GatewayRuntime } from '../core/gateway/runtime.ts';
+import type { Principal } from '../core/credentials/types.ts';
+import type { Core } from '../core/index.ts';
+import { bearerAuth } from './middleware/bearer.ts';
+import { tooLarge } from './middleware/body-limit.ts';
+import { errorPayload, logServerError, toAppError } from './middleware/errors.ts';
+import { parseJsonText, requireJsonContentType, unreadableBody } from './middleware/json-body.ts';
+import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from './middleware/request-id.ts';
+import { answerChat, SSE_DONE, sseChunk, type ChatAnswer } from './routes/v1/chat.ts';
+import { SSE_HEADERS, sseErrorEvent } from './routes/v1/sse.ts';
+
+/** Handles the request and returns true, or returns false to leave it to the Hono app. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const PATH = '/api/v1/chat/completions';
+// Route templates the Hono app reports for this path, by how far a request got (access log `route`):
+// refused by the body limit (app-wide middleware), by the bearer check (/api/v1 middleware), or
+// answered by the route itself. Metrics always carry the handler's template (http-metrics.ts).
+const AT_APP = '/*';
+const AT_V1 = '/api/v1/*';
+const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() does
+
+/**
+ * POST /api/v1/chat/completions on plain node:http, without building a Web Request and Response
+ * per call (@hono/node-server's conversion, the body-limit TransformStream and Hono's middleware
+ * chain cost more CPU than the rest of a proxied call together). It reproduces the Hono path
+ * exactly — request id, body limit, bearer auth, 415/400/413, quota and x-ratelimit-* headers,
+ * error bodies and their logging, access log line, HTTP metrics, client-disconnect abort — by
+ * calling the same functions (answerChat, bearerAuth, errorPayload, parseJsonText…);
+ * test/integration/http-fast-chat.test.ts compares the two paths response by response.
+ */
+export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
+  const authenticate = bearerAuth(core, 'member');
+  const limit = core.config.SERVICE_GATEWAY_BODY_LIMIT_BYTES;
+  const log = core.log;
+  const metrics = core.metrics;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const start = performance.now();
+    const h = pickHeaders(req.rawHeaders);
+    const requestId = isValidRequestId(h.requestId) ? h.requestId : newRequestId();
+    let route = AT_APP;
+    let rate: Record<string, string> | undefined;
+    const done = (status: number) => {
+      const ms = performance.now() - start;
+      const series = metrics.http('POST', PATH, status);
+      series.count.inc();
+      series.duration.observe(ms / 1000);
+      const fields = { method: 'POST', path: PATH, route, status, durationMs: Math.round(ms * 100) / 100, requestId };
+      if (status >= 500) log.warn('request', fields);
+      else log.info('request', fields);
+    };
+    const ac = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) ac.abort('Client connection prematurely closed.');
+    });
+    let principal: Principal | undefined;
+    let answer: ChatAnswer | undefined;
+    let failure: Error | undefined;
+    try {
+      if (h.contentLength !== undefined && Number(h.contentLength) > limit) throw tooLarge(limit);
+      route = AT_V1;
+      principal = await authenticate(h.authorization);
+      route = PATH;
+      const t0 = performance.now();
+      requireJsonContentType(h.contentType);
+      const body = parseJsonText(await readBody(req, limit));
+      answer = await answerChat(rt, principal, body, ac.signal, t0, (x) => (rate = x));
+    } catch (thrown) {
+      failure = thrown instanceof Error ? thrown : new Error('non-Error value thrown', { cause: thrown });
+    }
+    // As the /api/v1 middleware: once the key is known, every answer carries its rate-limit
+    // standing, read without counting when the request was refused before admission.
+    if (principal && !rate) {
+      try {
+        rate = await rt.quota.headersFor(principal);
+      } catch (thrown) {
+        failure = thrown instanceof Error ? thrown : new Error('non-Error value thrown', { cause: thrown });
+        answer = undefined;
+      }
+    }
+    if (failure || !answer) {
+      const e = toAppError(failure);
+      logServerError(log, failure, e, requestId);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      for (const k in e.headers) headers[k.toLowerCase()] = e.headers[k]!;
+      if (rate) Object.assign(headers, rate);
+      headers[REQUEST_ID_HEADER] = requestId;
+      send(req, res, e.status, headers, JSON.stringify(errorPayload(true, e, requestId)));
+      done(e.status);
+      return;
+    }
+    if (!answer.stream) {
+      const headers = { 'content-type': 'application/json', ...answer.headers, ...rate, [REQUEST_ID_HEADER]: requestId };
+      send(req, res, 200, headers, answer.raw ?? JSON.stringify(answer.completion));
+      done(200);
+      return;
+    }
+    res.writeHead(200, { ...SSE_HEADERS, ...answer.headers, ...rate, [REQUEST_ID_HEADER]: requestId });
+    // Headers go out in this turn of the event loop, not with the first token: a client sees the
+    // 200 while the model thinks. When the first chunk came in the same read as the upstream's
+    // headers it is written before this fires, and headers and chunk leave in one write.
+    const flush = setImmediate(() => {
+      if (!res.writableEnded && !res.destroyed) res.flushHeaders();
+    });
+    done(200);
+    await stream(res, answer.chunks, () => clearImmediate(flush));
+  }
+
+  return (req, res) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url;
+    if (url !== PATH && !(url !== undefined && url.startsWith(PATH) && url.charCodeAt(PATH.length) === 63 /* ? */)) return false;
+    handle(req, res).catch((err: unknown) => {
+      log.error('unhandled error', { error: err });
+      res.destroy();
+    });
+    return true;
+  };
+}
+
+/** The four headers this path reads; repeated ones joined with ", " as Web Headers do. */
+function pickHeaders(raw: string[]) {
+  let authorization: string | undefined;
+  let contentType: string | undefined;
+  let contentLength: string | undefined;
+  let requestId: string | undefined;
+  const join = (a: string | undefined, v: string) => (a === undefined ? v : `${a}, ${v}`);
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.length !== 13 && k.length !== 12 && k.length !== 14) continue;
+    const name = k.toLowerCase();
+    if (name === 'authorization') authorization = join(authorization, raw[i + 1]!);
+    else if (name === 'content-type') contentType = join(contentType, raw[i + 1]!);
+    else if (name === 'content-length') contentLength = join(contentLength, raw[i + 1]!);
+    else if (name === REQUEST_ID_HEADER) requestId = join(requestId, raw[i + 1]!);
+  }
+  return { authorization, contentType, contentLength, requestId };
+}
+
+/** The body as text; 413 as soon as it crosses the limit (the rest is drained after the answer). */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let seen = 0;
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= limit) return void parts.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      reject(tooLarge(limit));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts))));
+    req.once('error', (err) => reject(unreadableBody(err)));
+  });
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  headers['Content-Length'] = String(Buffer.byteLength(body));
+  res.writeHead(status, headers);
+  res.end(body);
+  if (!req.readableEnded) drain(req);
+}
+
+const DRAIN_TIMEOUT_MS = 500;
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body left unread (answered before reading it: 401, 413, 415) is read and dropped so the
+ * kept-alive socket can serve the next request — within the same bounds as @hono/node-server
+ * (64 MB, 500 ms), after which the socket is closed instead.
+ */
+function drain(req: IncomingMessage): void {
+  let bytes = 0;
+  const cleanup = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', cleanup);
+    req.off('error', cleanup);
+  };
+  const forceClose = () => {
+    cleanup();
+    if (!req.socket.destroyed) req.socket.destroySoon();
+  };
+  const onData = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > MAX_DRAIN_BYTES) forceClose();
+  };
+  const timer = setTimeout(forceClose, DRAIN_TIMEOUT_MS);
+  timer.unref();
+  req.on('data', onData);
+  req.on('end', cleanup);
+  req.on('error', cleanup);
+  req.resume();
+}
+
+/**
+ * Writes each chunk as it arrives (waiting for the socket when it is full). A failure after the
+ * first byte becomes a final error event; a client that goes away ends the loop, which returns the
+ * iterator and so aborts the upstream call.
+ */
+async function stream(res: ServerResponse, chunks: AsyncIterable<unknown>, first: () => void): Promise<void> {
+  try {
+    for await (const chunk of chunks as AsyncIterable<Parameters<typeof sseChunk>[0]>) {
+      first();
+      if (res.destroyed) break;
+      if (!res.write(sseChunk(chunk))) await drained(res);
+    }
+    if (!res.destroyed) res.end(SSE_DONE);
+  } catch (err) {
+    if (!res.destroyed) res.end(sseErrorEvent(err));
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      res.off('drain', go);
+      res.off('close', go);
+      resolve();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
+}
+
+// The fast path belongs to the app createApp built (same core, same gateway runtime); startServer
+// looks it up, so an app built some other way never has its routes bypassed.
+const fastPaths = new WeakMap<object, FastPath>();
+
+export function setFastPath(app: object, fp: FastPath): void {
+  fastPaths.set(app, fp);
+}
+
+export function fastPathOf(app: object): FastPath | undefined {
+  return fastPaths.get(app);
+}

@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../../core/errors.ts';
+import type { Config } from '../../core/config/index.ts';
+import type { AppEnv } from '../types.ts';
+
+export function isGatewayPath(path: string): boolean {
+  return path === '/api/v1' || path.startsWith('/api/v1/');
+}
+
+export function tooLarge(limit: number): AppError {
+  return new AppError(413, 'payload_too_large', `Request body exceeds the limit of ${limit} bytes.`);
+}
+
+/**
+ * 413 for bodies over the limit: the gateway (/api/v1) takes SERVICE_GATEWAY_BODY_LIMIT_BYTES
+ * (prompts with images are large), everything else SERVICE_BODY_LIMIT_BYTES. A declared
+ * Content-Length is refused before reading; a chunked (or lying) body is counted as it streams and
+ * the read fails with the same 413 as soon as it crosses the limit, so it is never buffered whole.
+ */
+export function bodyLimit(config: Pick<Config, 'SERVICE_BODY_LIMIT_BYTES' | 'SERVICE_GATEWAY_BODY_LIMIT_BYTES'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (raw.body === null) return next();
+    const limit = isGatewayPath(c.req.path) ? config.SERVICE_GATEWAY_BODY_LIMIT_BYTES : config.SERVICE_BODY_LIMIT_BYTES;
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+
+    let seen = 0;
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(tooLarge(limit));
+        else controller.enqueue(chunk);
+      },
+    });
+    c.req.raw = new Request(raw, { body: raw.body.pipeThrough(counter), duplex: 'half' } as RequestInit);
+    return next();
+  };
+}

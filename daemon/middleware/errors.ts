@@ -1,0 +1,98 @@
+import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { AppError, isAppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/log.ts';
+import { StoreBusy } from '../../core/store/types.ts';
+import { UpstreamError } from '../../core/providers/types.ts';
+import type { AppEnv } from '../types.ts';
+import { isGatewayPath } from './body-limit.ts';
+
+/** OpenAI's error `type` for a status, so SDKs raise the matching exception class. */
+function openAiType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+const HTTP_EXCEPTION_CODES: Record<number, string> = {
+  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
+  408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+};
+
+/** Anything thrown → the AppError the client sees. Unknown errors become a generic 500. */
+export function toAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
+  if (err instanceof UpstreamError) {
+    const e = err.body.error;
+    return new AppError(err.status, e.code ?? 'upstream_error', e.message, {
+      type: e.type,
+      cause: err,
+      kind: err.status >= 500 ? 'operational' : 'user',
+      ...(e.param ? { field: e.param } : {}),
+      ...(err.retryAfterMs !== undefined ? { headers: { 'retry-after': String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))) } } : {}),
+    });
+  }
+  if (err instanceof StoreBusy) {
+    return new AppError(503, 'store_busy', 'The store is busy; retry shortly.', { cause: err, headers: { 'Retry-After': '1' } });
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    return new AppError(err.status, HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request', err.message || 'Bad request.', { cause: err });
+  }
+  return new AppError(500, 'internal_error', 'An internal error occurred.', { kind: 'unexpected', cause: err });
+}
+
+/** The body of DESIGN.md's error model: the app shape under /api, OpenAI's under /api/v1. */
+export function errorResponse(c: Context<AppEnv>, e: AppError): Response {
+  const res = c.json(errorPayload(isGatewayPath(c.req.path), e, c.get('requestId')), e.status as 500);
+  for (const [k, v] of Object.entries(e.headers ?? {})) res.headers.set(k, v);
+  return res;
+}
+
+/** The error body: OpenAI's shape on the gateway, the app shape elsewhere (also used by daemon/fast-chat.ts). */
+export function errorPayload(gateway: boolean, e: AppError, requestId: string | undefined): unknown {
+  return gateway
+    ? { error: { message: e.message, type: e.type ?? openAiType(e.status), param: e.field ?? null, code: e.code } }
+    : { error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...(e.uniformBody ? {} : { requestId }) } };
+}
+
+/** A 5xx goes to the log with its cause (and stack); the client gets only the code and request id. */
+export function logServerError(log: Logger, err: unknown, e: AppError, requestId: string | undefined): void {
+  if (e.status < 500) return;
+  log.error(e.kind === 'unexpected' ? 'unhandled error' : e.message, {
+    requestId,
+    code: e.code,
+    error: e.kind === 'unexpected' ? err : (e.cause ?? err),
+  });
+}
+
+export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
+  return (err, c) => {
+    const e = toAppError(err);
+    logServerError(log, err, e, c.get('requestId'));
+    return errorResponse(c, e);
+  };
+}
+
+export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
+  c.set('unmatched', true);
+  return errorResponse(c, new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path.length > 200 ? 'this path' : c.req.path}.`));
+};
+
+/**
+ * Hono hands only `Error` instances to onError and rethrows anything else (`throw 'text'`), which
+ * would escape as a bare 500 without our body or request id. Registered after the request id and
+ * access log, this wraps such values so the onError of its own layer turns them into a response.
+ */
+export function wrapNonErrors(): MiddlewareHandler<AppEnv> {
+  return async (_c, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof Error) throw err;
+      throw new Error('non-Error value thrown', { cause: err });
+    }
+  };
+}

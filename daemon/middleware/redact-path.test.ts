@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redactPath } from './redact-path.ts';
+
+test('share tokens keep only their first 4 characters', () => {
+  assert.equal(redactPath('/api/public/share/shr_abcdefghijkl'), '/api/public/share/shr_…');
+  assert.equal(redactPath('/api/public/share/abcdefgh/extra'), '/api/public/share/abcd…/extr…');
+});
+
+test('webhook tokens are cut after the fixed route name', () => {
+  assert.equal(redactPath('/api/public/webhooks/workers/whk_secret123'), '/api/public/webhooks/workers/whk_…');
+  assert.equal(redactPath('/api/public/webhooks/agents/tok_secret123'), '/api/public/webhooks/agents/tok_…');
+});
+
+test('invitation-email is a route name, not a token', () => {
+  assert.equal(redactPath('/api/public/webhooks/invitation-email'), '/api/public/webhooks/invitation-email');
+});
+
+test('an unknown segment under webhooks is treated as a token', () => {
+  assert.equal(redactPath('/api/public/webhooks/s3cr3tvalue'), '/api/public/webhooks/s3cr…');
+});
+
+test('case and doubled slashes do not defeat redaction', () => {
+  assert.equal(redactPath('/API/Public//share/abcdefgh'), '/API/Public//share/abcd…');
+  assert.equal(redactPath('/api/public/webhooks/Workers/abcdefgh'), '/api/public/webhooks/Workers/abcd…');
+});
+
+test('short segments never come out longer than 4 characters plus the ellipsis', () => {
+  assert.equal(redactPath('/api/public/share/ab'), '/api/public/share/ab…');
+});
+
+test('other paths are untouched', () => {
+  for (const p of ['/api/health', '/api/public', '/api/public/share', '/api/app/shares/abcdefgh', '/api/v1/models', '/', '']) {
+    assert.equal(redactPath(p), p);
+  }
+});

@@ -1,0 +1,91 @@
+import { clientAddress } from '../client-address.ts';
+import { Hono, type Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import * as z from 'zod';
+import { isEmail, normalizeEmail } from '../../core/accounts/email.ts';
+import { login } from '../../core/accounts/login.ts';
+import { register } from '../../core/accounts/register.ts';
+import { createSession, endSession, sessionUser } from '../../core/accounts/sessions.ts';
+import type { AccountView } from '../../core/accounts/types.ts';
+import { workspacesOf } from '../../core/accounts/workspaces.ts';
+import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
+import type { Core } from '../../core/index.ts';
+import { readJson } from '../middleware/json-body.ts';
+import { accountsDeps, clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies } from '../middleware/session.ts';
+import type { AppEnv } from '../types.ts';
+
+// Control characters in a display name would corrupt logs, emails and the pages that show it.
+const noControlChars = (s: string) => !/[\p{Cc}\u2028\u2029]/u.test(s);
+
+/** Strict allowlists: an extra key (a `role`, an owner, a `__proto__`) is a 400, never ignored. */
+const RegisterBody = z.strictObject({
+  email: z.string().max(320),
+  password: z.string().min(8).max(1024),
+  name: z.string().trim().min(1).max(200).refine(noControlChars, 'must not contain control characters').optional(),
+  invitationToken: z.string().max(200).optional(),
+});
+
+const LoginBody = z.strictObject({
+  email: z.string().max(320),
+  // No minimum: a short password is simply wrong (401), like any other wrong password.
+  password: z.string().max(1024),
+});
+
+const view = (v: AccountView) => ({ user: v.user, workspaces: v.workspaces });
+
+export function authRoutes(core: Core): Hono<AppEnv> {
+  const deps = accountsDeps(core);
+  const app = new Hono<AppEnv>();
+
+  /** Signs the new or returning user in; a session the browser already held is ended first. */
+  async function signIn(c: Context<AppEnv>, userId: string): Promise<void> {
+    const previous = getCookie(c, SESSION_COOKIE);
+    if (previous) await endSession(deps, previous);
+    setSessionCookies(c, core, await createSession(deps, userId));
+  }
+
+  app.post('/register', async (c) => {
+    const body = await readJson(c, RegisterBody);
+    const email = normalizeEmail(body.email);
+    if (!isEmail(email)) throw badRequest('invalid_email', 'email is not a valid address.', 'email');
+    const account = await register(deps, {
+      email,
+      password: body.password,
+      name: body.name ?? email.slice(0, email.lastIndexOf('@')),
+      invitationToken: body.invitationToken,
+    });
+    await signIn(c, account.user.id);
+    return c.json(view(account), 201);
+  });
+
+  app.post('/login', async (c) => {
+    const body = await readJson(c, LoginBody);
+    let account: AccountView;
+    try {
+      account = await login({ ...deps, throttles: core.auth.throttles }, { email: body.email, password: body.password, clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) });
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 401 || err.status === 429)) {
+        core.metrics.authFailures.inc({ surface: 'login', reason: err.status === 401 ? 'invalid_credentials' : 'throttled' });
+      }
+      throw err;
+    }
+    await signIn(c, account.user.id);
+    return c.json(view(account));
+  });
+
+  app.post('/logout', requireSession(core), async (c) => {
+    await endSession(deps, c.get('sessionToken'));
+    clearSessionCookies(c, core);
+    return c.body(null, 204);
+  });
+
+  app.get('/session', async (c) => {
+    c.header('cache-control', 'no-store');
+    const user = await sessionUser(deps, getCookie(c, SESSION_COOKIE));
+    if (!user) throw unauthorized('Not signed in.');
+    const workspaces = await workspacesOf(core.db, user.id);
+    return c.json({ user, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role })) });
+  });
+
+  return app;
+}

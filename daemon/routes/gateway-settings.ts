@@ -1,0 +1,49 @@
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { gatewayOf } from '../../core/gateway/runtime.ts';
+import type { Core } from '../../core/index.ts';
+import { membership } from '../../core/accounts/workspaces.ts';
+import { notFound } from '../../core/errors.ts';
+import { readJson, readJsonValue } from '../middleware/json-body.ts';
+import { requireRole } from '../middleware/session.ts';
+import type { AppEnv } from '../types.ts';
+
+const limit = (max: number) => z.number().int().min(1).max(max).nullable();
+const LimitsBody = z.strictObject({
+  requestsPerMinute: limit(10_000_000),
+  tokensPerMinute: limit(1_000_000_000),
+  tokensPerMonth: limit(Number.MAX_SAFE_INTEGER),
+});
+
+/**
+ * Gateway limits (workspace-wide and per member; key limits are set on the key) and the
+ * service/conduit overrides. Everyone reads; admins and owners write. `null` = no limit at that level.
+ */
+export function gatewaySettingsRoutes(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const rt = () => gatewayOf(core);
+
+  app.get('/limits', async (c) => c.json({ workspace: await rt().limits.workspace(c.get('workspace').id) }));
+  app.put('/limits', requireRole('admin'), async (c) => {
+    const body = await readJson(c, LimitsBody);
+    await rt().limits.set(c.get('workspace').id, '', body);
+    return c.json({ workspace: body });
+  });
+
+  app.get('/limits/members/:userId', async (c) => {
+    const ws = c.get('workspace').id;
+    if (!(await membership(core.db, ws, c.req.param('userId')))) throw notFound('Member');
+    return c.json({ member: await rt().limits.member(ws, c.req.param('userId')) });
+  });
+  app.put('/limits/members/:userId', requireRole('admin'), async (c) => {
+    const ws = c.get('workspace').id;
+    const body = await readJson(c, LimitsBody);
+    if (!(await membership(core.db, ws, c.req.param('userId')))) throw notFound('Member');
+    await rt().limits.set(ws, c.req.param('userId'), body);
+    return c.json({ member: body });
+  });
+
+  app.get('/conduit', async (c) => c.json(await rt().conduit.get(c.get('workspace').id)));
+  app.put('/conduit', requireRole('admin'), async (c) => c.json(await rt().conduit.set(c.get('workspace').id, await readJsonValue(c))));
+  return app;
+}

@@ -1,0 +1,66 @@
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { gatewayOf } from '../../core/gateway/runtime.ts';
+import type { Core } from '../../core/index.ts';
+import { notFound } from '../../core/errors.ts';
+import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../core/provider-accounts/service.ts';
+import { readJson } from '../middleware/json-body.ts';
+import { requireRole } from '../middleware/session.ts';
+import type { AppEnv } from '../types.ts';
+
+const models = z.array(z.string().min(1).max(200)).max(1000);
+const CreateBody = z.strictObject({
+  provider: z.string().min(1).max(40),
+  name: z.string().trim().min(1).max(200),
+  slug: z.string().min(1).max(40).optional(),
+  apiKey: z.string().min(1).max(4096).optional(),
+  baseUrl: z.string().min(1).max(2048).optional(),
+  models: models.optional(),
+});
+const PatchBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  apiKey: z.string().min(1).max(4096).nullable().optional(),
+  baseUrl: z.string().min(1).max(2048).nullable().optional(),
+  models: models.nullable().optional(),
+  enabled: z.boolean().optional(),
+});
+
+/**
+ * `/api/app/provider-accounts`: every member reads (agents name an account), admins and owners
+ * write. API keys go in, are sealed by the vault, and never come back out (`keyPreview` only).
+ */
+export function providerAccountRoutes(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const rt = () => gatewayOf(core);
+
+  app.get('/provider-accounts', async (c) => c.json({ data: await listAccounts(rt().accounts, c.get('workspace').id) }));
+
+  app.get('/provider-accounts/:id', async (c) => {
+    const a = await getAccount(rt().accounts, c.get('workspace').id, c.req.param('id'));
+    if (!a) throw notFound('Provider account');
+    return c.json(a);
+  });
+
+  app.post('/provider-accounts', requireRole('admin'), async (c) => {
+    const body = await readJson(c, CreateBody);
+    const a = await createAccount(rt().accounts, c.get('workspace').id, c.get('user').id, body);
+    rt().catalogue.invalidate(c.get('workspace').id);
+    return c.json(a, 201);
+  });
+
+  app.patch('/provider-accounts/:id', requireRole('admin'), async (c) => {
+    const body = await readJson(c, PatchBody);
+    const ws = c.get('workspace').id;
+    const a = await updateAccount(rt().accounts, ws, c.req.param('id'), body);
+    rt().catalogue.invalidate(ws, a.id);
+    return c.json(a);
+  });
+
+  app.delete('/provider-accounts/:id', requireRole('admin'), async (c) => {
+    const ws = c.get('workspace').id;
+    await deleteAccount(rt().accounts, ws, c.req.param('id'));
+    rt().catalogue.invalidate(ws, c.req.param('id'));
+    return c.body(null, 204);
+  });
+  return app;
+}

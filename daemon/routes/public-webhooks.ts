@@ -1,0 +1,77 @@
+import { Hono, type Context } from 'hono';
+import * as z from 'zod';
+import { safeEqual } from '../../core/auth/tokens.ts';
+import type { Core } from '../../core/index.ts';
+import { unauthorized } from '../../core/errors.ts';
+import { recordDeliveryResult } from '../../core/invitations/delivery.ts';
+import { queueOf } from '../../core/queue/runtime.ts';
+import { runsOf } from '../../core/runs/runtime.ts';
+import { triggerAgent, triggerWorker, WEBHOOK_BODY_LIMIT, type TriggerDeps, type Triggered } from '../../core/workers/trigger.ts';
+import { tooLarge } from '../middleware/body-limit.ts';
+import { readJson, unreadableBody } from '../middleware/json-body.ts';
+import type { AppEnv } from '../types.ts';
+
+/**
+ * `/api/public/webhooks/*`: callbacks from outside, each authorised by its own secret rather than a
+ * session. Every handler checks its secret before reading the body, so an unauthorised caller
+ * learns nothing about validation and changes nothing.
+ */
+export function publicWebhookRoutes(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post('/invitation-email', invitationEmail(core));
+  app.post('/workers/:webhookRef', trigger(core, triggerWorker, 'webhookRef'));
+  app.post('/agents/:token', trigger(core, triggerAgent, 'token'));
+  return app;
+}
+
+/**
+ * Worker and legacy agent triggers: the path credential is checked first (one identical 404 for
+ * every miss, see core/workers/trigger.ts), then the body is read — any content type, at most
+ * WEBHOOK_BODY_LIMIT bytes — and a run is queued as the Worker's owner (or the token's issuer).
+ * 202 `{runId, conversationId, status: 'queued'}`, with the owner's run-start rate-limit headers.
+ */
+function trigger(core: Core, fn: (d: TriggerDeps, cred: string, readBody: () => Promise<string>) => Promise<Triggered>, param: string) {
+  return async (c: Context<AppEnv>) => {
+    c.header('cache-control', 'no-store');
+    c.header('referrer-policy', 'no-referrer');
+    const { deps, limiter } = runsOf(core);
+    const q = queueOf(core);
+    const d: TriggerDeps = { tokenKey: core.auth.tokenKey, runs: deps, limiter, start: (v, i, l, w) => q.starter.start(v, i, l, w) };
+    const readBody = async () => {
+      const declared = c.req.header('content-length');
+      if (declared !== undefined && Number(declared) > WEBHOOK_BODY_LIMIT) throw tooLarge(WEBHOOK_BODY_LIMIT);
+      let text: string;
+      try {
+        text = await c.req.text();
+      } catch (err) {
+        throw unreadableBody(err);
+      }
+      if (Buffer.byteLength(text, 'utf8') > WEBHOOK_BODY_LIMIT) throw tooLarge(WEBHOOK_BODY_LIMIT);
+      return text;
+    };
+    const { run, headers } = await fn(d, c.req.param(param) ?? '', readBody);
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    return c.json({ runId: run.id, conversationId: run.conversation_id, status: 'queued' }, 202);
+  };
+}
+
+const deliveryResult = z.strictObject({
+  invitationId: z.string().min(1).max(64),
+  status: z.enum(['sent', 'delivered', 'bounced', 'failed']),
+  detail: z.string().max(1000).optional(),
+});
+
+/** The email relay reports what happened to an invitation; header `x-svc-webhook-secret`. */
+function invitationEmail(core: Core) {
+  const secret = core.secrets.SERVICE_INVITATION_EMAIL_SECRET;
+  return async (c: Context<AppEnv>) => {
+    const given = c.req.header('x-svc-webhook-secret');
+    if (!given || !safeEqual(given, secret)) {
+      core.metrics.authFailures.inc({ surface: 'webhook', reason: given ? 'invalid' : 'missing' });
+      throw unauthorized('A valid x-svc-webhook-secret header is required.');
+    }
+    const body = await readJson(c, deliveryResult);
+    await recordDeliveryResult({ db: core.db, clock: core.clock, secret }, given, body);
+    return c.body(null, 204);
+  };
+}

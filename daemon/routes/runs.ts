@@ -1,0 +1,110 @@
+import { Hono } from 'hono';
+import * as z from 'zod';
+import type { Core } from '../../core/index.ts';
+import { decideApproval } from '../../core/runs/approvals.ts';
+import { executeRun } from '../../core/runs/executor.ts';
+import { getRun } from '../../core/runs/repo.ts';
+import { listRuns } from '../../core/runs/read.ts';
+import { readRunJson } from '../../core/runs/read-json.ts';
+import { runsOf } from '../../core/runs/runtime.ts';
+import { queueOf } from '../../core/queue/runtime.ts';
+import { insertRunningRun, prepareRun, prepareRunTarget } from '../../core/runs/start.ts';
+import type { RunRow } from '../../core/runs/types.ts';
+import { requireBearer } from '../middleware/bearer.ts';
+import { readJson } from '../middleware/json-body.ts';
+import type { AppEnv } from '../types.ts';
+
+const MAX_INPUT = 100_000;
+const StartBody = z
+  .strictObject({
+    inputText: z.string().max(MAX_INPUT).optional(),
+    input: z.string().max(MAX_INPUT).optional(),
+    async: z.boolean().optional(),
+    conversation: z.boolean().optional(),
+    conversationId: z.string().min(1).max(64).optional(),
+  })
+  .refine((b) => b.inputText !== undefined || b.input !== undefined, { message: 'inputText (or input) is required', path: ['inputText'] })
+  .refine((b) => !(b.inputText !== undefined && b.input !== undefined && b.inputText !== b.input), { message: 'give inputText or input, not two different texts', path: ['input'] })
+  .refine((b) => !(b.conversation === true && b.conversationId !== undefined), { message: 'give conversation: true (new) or conversationId (continue), not both', path: ['conversationId'] });
+const DecisionBody = z.strictObject({ decision: z.enum(['approve', 'reject']) });
+
+/** The start answer: SPEC's fields, present only when they apply. */
+export function startView(r: RunRow) {
+  return {
+    runId: r.id,
+    conversationId: r.conversation_id,
+    status: r.status,
+    ...(r.output_text !== null ? { outputText: r.output_text } : {}),
+    ...(r.status === 'waiting_input' && r.approval_id ? { approvalId: r.approval_id } : {}),
+    ...(r.status !== 'completed' && r.error_message ? { error: r.error_message, errorCode: r.error_code } : {}),
+  };
+}
+
+/**
+ * The run API (`/api/agents/...`): Bearer access tokens only — a session cookie is a 401 here.
+ * Starts are rate limited per user; reads and lists are not.
+ */
+export function runRoutes(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireBearer(core, 'access'));
+  const runs = () => runsOf(core);
+
+  app.post('/:agentId/runs', async (c) => {
+    const { deps, limiter } = runs();
+    const userId = c.get('principal').userId;
+    const agentId = c.req.param('agentId');
+    const body = await readJson(c, StartBody);
+    const input = { agentId, userId, inputText: (body.inputText ?? body.input)!, conversation: body.conversation, conversationId: body.conversationId };
+    const wantsAsync = body.async === true || /\brespond-async\b/i.test(c.req.header('prefer') ?? '');
+    if (wantsAsync) {
+      const version = await prepareRun(deps, input);
+      // The start's rate-limit hit, the run and its job: one transaction (or the 5 s fallback).
+      const { run, headers } = await queueOf(core).starter.start(version, input, limiter);
+      for (const [k, v] of Object.entries(headers)) c.header(k, v);
+      return c.json(startView(run), 202);
+    }
+    // Every start attempt counts and carries the headers, a refused one (404, 400) included: the
+    // allowance also bounds probing for agents. A start that passes the checks counts its hit in the
+    // transaction that writes the run; a refused one counts it here (a 429 still wins over the refusal).
+    let prepared;
+    try {
+      prepared = await prepareRunTarget(deps, input);
+    } catch (err) {
+      const rate = await limiter.take(userId);
+      for (const [k, v] of Object.entries(rate.headers)) c.header(k, v);
+      throw err;
+    }
+    let headers: Record<string, string> = {};
+    const { run, first } = await insertRunningRun(deps, prepared, input, async (q) => {
+      headers = (await limiter.takeIn(q, userId)).headers;
+    });
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    deps.metrics.started.inc({ mode: 'request' });
+    // In the request: not tied to the client's connection (a dropped client does not cancel work
+    // it can still read later), but bounded by the 15-minute limit.
+    const sink: { row?: RunRow } = {};
+    const outcome = await executeRun(deps, run.id, run.claim_token!, { preloaded: { ...prepared, run, first }, sink });
+    // The row as the executor committed it; read back only when it lost the run to someone else.
+    const row = outcome !== 'not_owned' && sink.row ? sink.row : (await getRun(deps.db, run.id))!;
+    return c.json(startView(row), 201);
+  });
+
+  app.get('/:agentId/runs', async (c) => c.json({ data: await listRuns(runs().deps, c.req.param('agentId'), c.get('principal').userId) }));
+
+  // readRun's document, written from the stored JSON without a parse (read-json.ts).
+  app.get('/:agentId/runs/:runId', async (c) =>
+    c.body(await readRunJson(runs().deps, c.req.param('agentId'), c.req.param('runId'), c.get('principal').userId), 200, { 'content-type': 'application/json' }),
+  );
+
+  app.post('/:agentId/runs/:runId/approvals/:approvalId', async (c) => {
+    const { deps } = runs();
+    const { decision } = await readJson(c, DecisionBody);
+    const d = { agentId: c.req.param('agentId'), runId: c.req.param('runId'), approvalId: c.req.param('approvalId'), userId: c.get('principal').userId, decision };
+    // Queued (durable) runs go back to the queue and a worker resumes them; in-request runs resume
+    // in this request, as they started.
+    const outcome = await decideApproval(deps, d, queueOf(core).requeue);
+    if (outcome.resumed) await executeRun(deps, d.runId, outcome.token);
+    return c.json(startView((await getRun(deps.db, d.runId))!));
+  });
+  return app;
+}

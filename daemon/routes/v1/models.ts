@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
+import { CONDUIT_MODEL } from '../../../core/gateway/router/route.ts';
+import { modelNotFound } from '../../../core/gateway/catalogue.ts';
+import type { AppEnv } from '../../types.ts';
+
+const CREATED = 1_735_689_600; // 2025-01-01: catalogues give no dates; a fixed one keeps lists stable
+
+export function modelRoutes(rt: GatewayRuntime): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const list = async (ws: string) => [
+    ...(await rt.catalogue.models(ws)).map((m) => ({ id: m.id, object: 'model' as const, created: CREATED, owned_by: m.provider })),
+    { id: CONDUIT_MODEL, object: 'model' as const, created: CREATED, owned_by: 'service' },
+  ];
+
+  app.get('/models', async (c) => {
+    const p = c.get('principal');
+    c.set('rateHeaders', await rt.quota.headersFor(p));
+    return c.json({ object: 'list', data: await list(p.workspaceId!) });
+  });
+
+  // Model ids contain a slash (`openai/gpt-4.1-mini`), so the id is the rest of the path.
+  app.get('/models/*', async (c) => {
+    const p = c.get('principal');
+    c.set('rateHeaders', await rt.quota.headersFor(p));
+    const id = decodeURIComponent(c.req.path.slice(c.req.path.indexOf('/models/') + '/models/'.length));
+    const m = (await list(p.workspaceId!)).find((x) => x.id === id);
+    if (!m) throw modelNotFound(id);
+    return c.json(m);
+  });
+  return app;
+}

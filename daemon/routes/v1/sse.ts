@@ -1,0 +1,45 @@
+import { toAppError } from '../../middleware/errors.ts';
+
+const enc = new TextEncoder();
+
+export const SSE_HEADERS: Record<string, string> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Reverse proxies (nginx) buffer responses by default; a token stream must not wait.
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * Streams `items` as server-sent events, each written as soon as it arrives (no buffering).
+ * A failure after the first byte cannot change the status any more: it is sent as a final
+ * OpenAI-style error event. Cancelling (client gone) returns the iterator, which aborts upstream.
+ */
+export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string, opts: { done?: string; onError?: (err: unknown) => string } = {}): ReadableStream<Uint8Array> {
+  const it = items[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      try {
+        const { value, done } = await it.next();
+        if (done) {
+          if (opts.done) ctrl.enqueue(enc.encode(opts.done));
+          ctrl.close();
+          return;
+        }
+        ctrl.enqueue(enc.encode(format(value)));
+      } catch (err) {
+        ctrl.enqueue(enc.encode(opts.onError ? opts.onError(err) : sseErrorEvent(err)));
+        ctrl.close();
+      }
+    },
+    async cancel() {
+      await it.return?.();
+    },
+  });
+}
+
+/** The final event of a stream that failed after its first byte: OpenAI's error shape. */
+export function sseErrorEvent(err: unknown): string {
+  const e = toAppError(err);
+  return `data: ${JSON.stringify({ error: { message: e.message, type: e.type ?? 'server_error', param: e.field ?? null, code: e.code } })}\n\n`;
+}

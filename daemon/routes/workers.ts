@@ -1,0 +1,71 @@
+import { Hono, type Context } from 'hono';
+import * as z from 'zod';
+import type { Caller } from '../../core/agents/access.ts';
+import type { Core } from '../../core/index.ts';
+import { issueAgentWebhookToken, removeAgentWebhookToken } from '../../core/workers/agent-token.ts';
+import { createWorker, deleteWorker, getWorker, listWorkers, rotateWebhookRef, updateWorker, type WorkerDeps } from '../../core/workers/service.ts';
+import { readJson } from '../middleware/json-body.ts';
+import { requireRole } from '../middleware/session.ts';
+import type { AppEnv } from '../types.ts';
+
+const fields = {
+  name: z.string().trim().min(1).max(200),
+  agentId: z.string().min(1).max(64),
+  // DESIGN.md names it inputText; the API takes inputTemplate (it is a template) and accepts the alias.
+  inputTemplate: z.string().min(1).max(100_000),
+  schedule: z.string().min(1).max(200).nullable().optional(),
+  notifyUrl: z.string().min(1).max(2048).nullable().optional(),
+  enabled: z.boolean().optional(),
+};
+const CreateBody = z.strictObject({ ...fields, inputTemplate: fields.inputTemplate.optional(), inputText: fields.inputTemplate.optional() }).refine(
+  (b) => (b.inputTemplate ?? b.inputText) !== undefined,
+  { message: 'inputTemplate is required', path: ['inputTemplate'] },
+);
+const PatchBody = z.strictObject({
+  ...fields,
+  name: fields.name.optional(),
+  agentId: fields.agentId.optional(),
+  inputTemplate: fields.inputTemplate.optional(),
+  inputText: fields.inputTemplate.optional(),
+});
+/** inputText is DESIGN.md's name for the same field; inputTemplate wins when both are given. */
+const template = <T extends { inputTemplate?: string | undefined; inputText?: string | undefined }>({ inputText, ...rest }: T) => ({
+  ...rest,
+  inputTemplate: rest.inputTemplate ?? inputText,
+});
+
+const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, workspaceId: c.get('workspace').id, role: c.get('workspace').role });
+
+/**
+ * `/api/app/workers` (automations) and the legacy agent webhook token under `/api/app/agents`.
+ * Members and above create Workers for agents they can run; the owner or an admin+ manages them.
+ * The webhook ref comes back once (`token`, also as `webhookRef`); lists show its preview only.
+ */
+export function workerRoutes(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const deps = (): WorkerDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, config: core.config });
+
+  app.post('/workers', requireRole('member'), async (c) => {
+    const body = template(await readJson(c, CreateBody));
+    return c.json(await createWorker(deps(), caller(c), { ...body, inputTemplate: body.inputTemplate! }), 201);
+  });
+  app.get('/workers', async (c) => c.json({ data: await listWorkers(deps(), caller(c)) }));
+  app.get('/workers/:id', async (c) => c.json(await getWorker(deps(), caller(c), c.req.param('id'))));
+  app.patch('/workers/:id', async (c) => {
+    const body = template(await readJson(c, PatchBody));
+    return c.json(await updateWorker(deps(), caller(c), c.req.param('id'), body));
+  });
+  app.delete('/workers/:id', async (c) => {
+    await deleteWorker(deps(), caller(c), c.req.param('id'));
+    return c.body(null, 204);
+  });
+  app.post('/workers/:id/rotate-webhook', async (c) => c.json(await rotateWebhookRef(deps(), caller(c), c.req.param('id'))));
+
+  // Legacy: one webhook token per agent, acting as the user who issued it.
+  app.post('/agents/:id/webhook-token', async (c) => c.json(await issueAgentWebhookToken(core.db, core.auth.tokenKey, caller(c), c.req.param('id')), 201));
+  app.delete('/agents/:id/webhook-token', async (c) => {
+    await removeAgentWebhookToken(core.db, caller(c), c.req.param('id'));
+    return c.body(null, 204);
+  });
+  return app;
+}

@@ -1,0 +1,22 @@
+import type { User, WorkspaceRef } from '../core/accounts/types.ts';
+import type { Principal } from '../core/credentials/types.ts';
+
+/** Per-request values the daemon's middleware sets on Hono's context. Hono types never leave daemon/. */
+export interface AppEnv {
+  Variables: {
+    /** Echoed in `x-request-id` and in every error body and log line of the request. */
+    requestId: string;
+    /** Set by the notFound handler so the access log reports no route template. */
+    unmatched: boolean;
+    /** The signed-in user (session routes). */
+    user: User;
+    /** The raw session token from the cookie (logout, CSRF). */
+    sessionToken: string;
+    /** The workspace the request acts in, with the caller's role there. */
+    workspace: WorkspaceRef;
+    /** The verified bearer credential (run API, gateway, admin tokens). */
+    principal: Principal;
+    /** x-ratelimit-* headers for this response (gateway), applied to errors too. */
+    rateHeaders: Record<string, string>;
+  };
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Fresh machine → working `svc`. Idempotent, needs no root.
+#  1. Node 24: the `node` on PATH if it is 24, otherwise the official binary from the npm registry
+#     (package node-linux-<arch>, which also carries the C headers) under .toolchain/.
+#  2. Dependencies from package-lock.json (npm ci; skipped when the lockfile and Node are unchanged).
+#  3. dist/svc via build.mjs (skipped when it is newer than every input).
+#  4. Copies the binary to ${SVC_INSTALL_DIR:-$HOME/.local/bin}/svc.
+#  5. Only with --systemd[=DIR]: writes svc.service and svc-worker@.service (`svc systemd`) into DIR
+#     (default dist/systemd; pass --systemd=/etc/systemd/system as root to install them directly).
+set -euo pipefail
+
+systemd_dir=""
+for arg in "$@"; do
+  case "$arg" in
+    --systemd) systemd_dir=dist/systemd ;;
+    --systemd=*) systemd_dir=${arg#--systemd=} ;;
+    *) printf 'install: error: unknown option %s (known: --systemd[=DIR])\n' "$arg" >&2; exit 2 ;;
+  esac
+done
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$root"
+say() { printf 'install: %s\n' "$*"; }
+die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
+
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+# --- 1. Node 24 ---------------------------------------------------------------------------------
+mkdir -p .toolchain/bin
+toolchain_node="$root/.toolchain/bin/node"
+system_node=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$root/.toolchain/bin" | paste -sd: -) command -v node || true)
+
+if [ -n "$system_node" ] && [ "$(node_major "$system_node")" = 24 ]; then
+  target=$(readlink -f "$system_node")
+  if [ "$(readlink -f "$toolchain_node" 2>/dev/null || true)" != "$target" ]; then
+    ln -sfn "$target" "$toolchain_node"
+  fi
+  say "using Node $("$target" --version) at $target"
+elif [ -x "$toolchain_node" ] && [ "$(node_major "$toolchain_node")" = 24 ]; then
+  say "using Node $("$toolchain_node" --version) from .toolchain"
+else
+  command -v npm >/dev/null || die "npm is needed to fetch Node 24 (found no npm on PATH)"
+  case "$(uname -m)" in
+    x86_64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) die "unsupported CPU $(uname -m)" ;;
+  esac
+  have=missing
+  if [ -n "$system_node" ]; then have=$("$system_node" --version 2>/dev/null || echo unknown); fi
+  say "Node on PATH: $have; fetching Node 24 (node-linux-$arch) from the npm registry"
+  # The `node` package's own install script would do the same but npm here does not run it.
+  npm install --prefix .toolchain --no-save --no-audit --no-fund "node-linux-$arch@24" >/dev/null
+  ln -sfn ../node_modules/node-linux-$arch/bin/node "$toolchain_node"
+  [ "$(node_major "$toolchain_node")" = 24 ] || die "Node 24 did not install into .toolchain"
+  say "installed Node $("$toolchain_node" --version) into .toolchain"
+fi
+
+node_bin=$(readlink -f "$toolchain_node")
+node_dir=$(dirname "$(dirname "$node_bin")")
+export PATH="$root/.toolchain/bin:$root/node_modules/.bin:$PATH"
+# Native addons build against these headers, never the system Node 20's (a user-level npm config may
+# point node-gyp elsewhere). better-sqlite3 ships N-API prebuilds, so normally nothing compiles.
+if [ -f "$node_dir/include/node/node_api.h" ]; then export npm_config_nodedir="$node_dir"; fi
+
+# --- 2. Dependencies ----------------------------------------------------------------------------
+stamp="node_modules/.svc-install-stamp"
+want="$(sha256sum package-lock.json | cut -d' ' -f1) $("$node_bin" --version)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  say "dependencies up to date"
+else
+  say "installing dependencies (npm ci)"
+  # --ignore-scripts: nothing here needs an install script (esbuild finds its platform package on
+  # its own, better-sqlite3 uses its prebuild), and scripts are where supply-chain attacks run.
+  npm ci --ignore-scripts --no-audit --no-fund >/dev/null
+  printf '%s' "$want" >"$stamp"
+fi
+
+# --- 3. Build -----------------------------------------------------------------------------------
+"$toolchain_node" build.mjs --if-stale
+
+# --- 4. Install ---------------------------------------------------------------------------------
+if [ -n "${SVC_INSTALL_DIR:-}" ]; then
+  dest_dir=$SVC_INSTALL_DIR
+else
+  [ -n "${HOME:-}" ] || die "HOME is not set; set SVC_INSTALL_DIR to choose where svc goes"
+  dest_dir="$HOME/.local/bin"
+fi
+mkdir -p "$dest_dir"
+dest="$dest_dir/svc"
+if [ -f "$dest" ] && cmp -s dist/svc "$dest"; then
+  say "svc already installed at $dest"
+else
+  # Copy then rename in the same directory: a running svc keeps its inode, nobody sees half a file.
+  tmp="$dest.tmp.$$"
+  cp dist/svc "$tmp"
+  chmod 755 "$tmp"
+  mv -f "$tmp" "$dest"
+  say "installed svc $("$dest" --version) at $dest"
+fi
+case ":$PATH:" in
+  *":$dest_dir:"*) ;;
+  *) say "note: $dest_dir is not on PATH; add it, e.g. export PATH=\"$dest_dir:\$PATH\"" ;;
+esac
+say "run: svc serve   (http://127.0.0.1:8484, SQLite in ~/.local/share/svc/; svc doctor checks the setup)"
+
+# --- 5. systemd units (opt-in) ------------------------------------------------------------------
+if [ -n "$systemd_dir" ]; then
+  "$dest" systemd --dir "$systemd_dir" --bin "$(readlink -f "$dest")"
+  say "systemd units in $systemd_dir; see docs/operations.md (environment file, enabling, several workers)"
+fi
