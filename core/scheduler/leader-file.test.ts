@@ -43,11 +43,24 @@ describe('file-lock elector', () => {
     assert.equal(b.changes.length, 0);
     const stoppedAt = Date.now();
     await a.e.stop();
-    assert.equal(existsSync(path), false, 'the lock is released on stop');
-    await until(() => b.e.isLeader(), 1000, 'b to take over');
-    assert.ok(b.changes[0]!.at - stoppedAt < 500, 'taken over within about one retry interval');
+    // No assertion on the lock directory here: b's 100 ms retry may already have re-created it.
+    await until(() => b.e.isLeader(), 1500, 'b to take over');
+    // Well under staleMs (2000): b took a released lock rather than waiting for a stale one. The
+    // margin over one retry interval absorbs a loaded CI machine.
+    const tookMs = b.changes[0]!.at - stoppedAt;
+    assert.ok(tookMs < 1000, `taken over ${tookMs} ms after the stop`);
     assert.deepEqual(a.changes.map((c) => c.leader), [true, false]);
     await b.e.stop();
+  });
+
+  test('a clean stop removes the lock directory', async () => {
+    const path = join(dir, 'clean.lock');
+    const a = elector(path);
+    await until(() => a.e.isLeader(), 2000, 'a to lead');
+    assert.equal(existsSync(path), true);
+    await a.e.stop();
+    assert.equal(existsSync(path), false, 'the lock is released on stop');
+    assert.deepEqual(a.changes.map((c) => c.leader), [true, false]);
   });
 
   test('a lock left by a dead holder is taken over once stale, not before', async () => {
@@ -59,7 +72,7 @@ describe('file-lock elector', () => {
     assert.equal(b.e.isLeader(), false, 'fresh lock: still held');
     await until(() => b.e.isLeader(), 2000, 'takeover after the stale period');
     const age = b.changes[0]!.at - refreshed;
-    assert.ok(age >= 2000 && age < 2000 + 500, `taken over ${age} ms after the holder's last refresh`);
+    assert.ok(age >= 2000 && age < 2000 + 1000, `taken over ${age} ms after the holder's last refresh`);
     await b.e.stop();
   });
 
