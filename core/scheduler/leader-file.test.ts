@@ -110,7 +110,8 @@ describe('file-lock elector', () => {
     writeFileSync(blocker, 'x');
     const path = join(blocker, 'x', 'scheduler.lock');
     const a = elector(path);
-    await sleep(400);
+    await until(() => a.lines.some((l) => l.level === 'warn'), 3000, 'the first warning');
+    await sleep(400); // several more 100 ms retries fail the same way
     assert.equal(a.e.isLeader(), false);
     const warns = a.lines.filter((l) => l.level === 'warn');
     assert.equal(warns.length, 1, 'one warning for a repeated error');

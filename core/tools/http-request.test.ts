@@ -120,7 +120,7 @@ describe('http_request: limits', () => {
     const t0 = Date.now();
     const r = await call({ method: 'GET', url: `${s.a.origin}/slow` }, { httpTimeoutMs: 200 });
     assert.match(r, /^error: timed out after 200 ms \(GET http:\/\/127\.0\.0\.1:\d+\/slow\)$/);
-    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
+    assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms`);
   });
   it('throws when the run is aborted (before and during the call)', async () => {
     const pre = new AbortController();

@@ -58,6 +58,9 @@ export interface FakeScript {
   chunkDelayMs?: number;
   /** Stream: headers sent at once, then this delay before the first event (a model thinking). */
   firstChunkDelayMs?: number;
+  /** Stream: headers sent at once, then the first event waits until this settles. Lets a test
+   * observe "headers before the first event" without a timing bound. */
+  firstChunkGate?: Promise<unknown>;
   fault?: FakeFault;
   afterChunks?: number;
   /** Status for '5xx' or an explicit error with `errorBody`. */
@@ -235,9 +238,10 @@ export function notFound(proto: Protocol, res: ServerResponse, path: string) {
 export async function writeStream(res: ServerResponse, rec: RecordedRequest, s: FakeScript, events: string[], errorEvent: string) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const cut = s.fault === 'reset' || s.fault === 'stream-error' ? (s.afterChunks ?? 1) : Infinity;
-  if (s.firstChunkDelayMs) {
+  if (s.firstChunkDelayMs || s.firstChunkGate) {
     res.flushHeaders();
-    await sleep(s.firstChunkDelayMs);
+    if (s.firstChunkDelayMs) await sleep(s.firstChunkDelayMs);
+    if (s.firstChunkGate) await s.firstChunkGate;
   }
   if (!s.chunkDelayMs && cut === Infinity) {
     for (const e of events) {

@@ -116,7 +116,7 @@ describe('server drain', () => {
       assert.equal(status, 200);
       const t0 = performance.now();
       assert.deepEqual(await handle.close(5000), { forced: false });
-      assert.ok(performance.now() - t0 < 1000);
+      assert.ok(performance.now() - t0 < 3000, "closed without waiting for the 5 s deadline");
     } finally {
       agent.destroy();
     }

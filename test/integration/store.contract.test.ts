@@ -285,7 +285,7 @@ forEachStore('store busy mapping', (get, dialect) => {
       const db = openPostgresDb(store.url!, { poolSize: 2, logger: createLogger('error', (line) => errors.push(line)) });
       const pid = (await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid;
       await store.db.one('SELECT pg_terminate_backend(?)', [pid]);
-      for (let i = 0; i < 100 && errors.length === 0; i++) await sleep(10);
+      for (let i = 0; i < 500 && errors.length === 0; i++) await sleep(10);
       assert.equal(errors.length, 1, 'the idle client error is logged');
       await db.ping(); // the pool replaced the connection
       await db.close();

@@ -91,7 +91,8 @@ test('two scheduler processes in file-lock mode: one schedules; after kill -9 th
   assert.equal(leadings(standby).length, 0, 'exactly one process leads');
   assert.deepEqual(ticks(standby), [], 'the standby offers no tick');
   const before = ticks(leader).length;
-  assert.ok(before >= 2000 / TICK_MS - 1, `the leader ticked ${before} times in 2 s`);
+  // 8 slots in 2 s; a loaded machine may skip a slot (the next tick is the next boundary after a slow one).
+  assert.ok(before >= 2000 / TICK_MS / 2, `the leader ticked ${before} times in 2 s`);
 
   // kill -9: no release, the lock stays on disk until it goes stale.
   const killedAt = Date.now();
@@ -100,7 +101,7 @@ test('two scheduler processes in file-lock mode: one schedules; after kill -9 th
   await until(() => leadings(standby).length > 0, STALE_MS + 10_000, 'the standby to take over');
   const takeover = leadings(standby)[0]!.at - killedAt;
   process.stdout.write(`# takeover after kill -9: ${takeover} ms (stale ${STALE_MS} ms, retry ${RETRY_MS} ms)\n`);
-  assert.ok(takeover <= STALE_MS + RETRY_MS + 1000, `took over ${takeover} ms after the kill`);
+  assert.ok(takeover <= STALE_MS + RETRY_MS + 2000, `took over ${takeover} ms after the kill`);
   assert.ok(takeover >= STALE_MS - 3000, `not before the lock could be stale (${takeover} ms)`);
   await sleep(1500);
 
@@ -127,10 +128,14 @@ test('two scheduler processes in file-lock mode: one schedules; after kill -9 th
     }
     for (const [tick, n] of byTick) assert.equal(n, MAINTENANCE_KINDS.length, `tick ${tick}`);
     const times = [...byTick.keys()].map((t) => Date.parse(t)).sort((x, y) => x - y);
-    // Consecutive ticks, except for one gap: the failover.
-    const gaps = times.slice(1).map((t, i) => t - times[i]!).filter((g) => g !== TICK_MS);
-    assert.equal(gaps.length, 1, `one gap (the failover), got ${JSON.stringify(gaps)}`);
-    assert.ok(gaps[0]! <= takeover + TICK_MS, `gap ${gaps[0]} ms ≈ the takeover time`);
+    // Ticks on tick boundaries with one long gap: the failover. Other gaps are a slot or two that a
+    // loaded machine skipped (a tick that ends past the next boundary waits for the one after).
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    assert.ok(gaps.every((g) => g > 0 && g % TICK_MS === 0), `ticks on ${TICK_MS} ms boundaries: ${JSON.stringify(gaps)}`);
+    const long = gaps.filter((g) => g >= STALE_MS / 2);
+    assert.equal(long.length, 1, `one long gap (the failover), got ${JSON.stringify(gaps)}`);
+    assert.ok(long[0]! <= takeover + TICK_MS, `gap ${long[0]} ms ≈ the takeover time (${takeover} ms)`);
+    assert.ok(gaps.filter((g) => g !== TICK_MS).length <= 1 + gaps.length / 4, `mostly consecutive ticks: ${JSON.stringify(gaps)}`);
     // The survivor ran the maintenance jobs too (it is also a queue worker).
     const done = await db.one<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE kind LIKE 'maintenance.%' AND status = 'done'");
     assert.ok(Number(done!.n) > 0);
