@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse } from '../gateway/types.ts';
 import { anthropicHeaders, toAnthropicRequest } from './anthropic/request.ts';
 import { toChatCompletion } from './anthropic/response.ts';
@@ -10,6 +9,7 @@ import { PROVIDERS } from './index.ts';
 import { openAiHeaders, toEmbeddingsRequest, toOpenAiRequest } from './openai-compatible/request.ts';
 import { openAiChunks } from './openai-compatible/stream.ts';
 import { Pools } from './pools.ts';
+import { callUpstream, type UpstreamBody, type UpstreamResponse } from './upstream-call.ts';
 import { UpstreamError, type ChatResult, type ProviderEngine, type ProviderId, type Target } from './types.ts';
 
 export interface EngineOptions {
@@ -28,7 +28,7 @@ interface Endpoint {
   prefix: string;
 }
 
-type Body = Dispatcher.ResponseData['body'];
+type Body = UpstreamBody;
 
 /**
  * The provider engine: one undici pool per upstream origin, the two wire protocols' transforms,
@@ -53,9 +53,9 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
   /** One upstream call; resolves with a 2xx response, throws UpstreamError otherwise. */
   async function send(t: Target, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body: string | null, signal: AbortSignal | undefined): Promise<Body> {
     const ep = endpoint(t.baseUrl);
-    let res: Dispatcher.ResponseData;
+    let res: UpstreamResponse;
     try {
-      res = await (await pools.get(ep.origin)).request({ method, path: ep.prefix + path, headers, body, signal: signal ?? null, headersTimeout, bodyTimeout });
+      res = await callUpstream(await pools.get(ep.origin), { method, path: ep.prefix + path, headers, body, signal, headersTimeout, bodyTimeout });
     } catch (e) {
       throw transportError(t.provider, e, signal);
     }
@@ -86,9 +86,8 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
   }
 
   async function* decoded(t: Target, body: Body, signal: AbortSignal | undefined): AsyncGenerator<string> {
-    body.setEncoding('utf8'); // decodes multi-byte characters split across TCP chunks
     try {
-      for await (const s of body) yield s as string;
+      for await (const s of body) yield s; // UTF-8 decoded across chunk boundaries
     } catch (e) {
       throw transportError(t.provider, e, signal);
     } finally {

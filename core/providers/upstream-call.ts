@@ -1,0 +1,238 @@
+import type { Dispatcher } from 'undici';
+
+/**
+ * One upstream HTTP call on undici's dispatch API, with its own small handler instead of
+ * `pool.request()`.
+ *
+ * Why: `pool.request()` wraps every call in a RequestHandler and a BodyReadable stream, and that
+ * graph (the response's header buffers, the stream, promises, ~3 KB a call) survived young-
+ * generation GCs even after the call had ended: it was promoted to the old generation and freed
+ * only by the next full GC. At c=1 through the gateway that meant ~0.4 MB promoted per scavenge,
+ * 1-2 ms scavenges, and a mark-compact every ~1.3 s (test/bench/gateway.bench.mjs; the GC trace
+ * is in docs/performance.md). The same calls through `dispatch()` with this handler promote
+ * almost nothing (see `onAbort` for the one shape that still mattered).
+ */
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: UpstreamBody;
+}
+
+export interface CallOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body: string | null;
+  signal: AbortSignal | undefined;
+  headersTimeout: number;
+  bodyTimeout: number;
+}
+
+/** Bytes buffered ahead of a slow reader before the upstream socket is paused. */
+const HIGH_WATER = 64 * 1024;
+
+export function callUpstream(dispatcher: Dispatcher, o: CallOptions): Promise<UpstreamResponse> {
+  return new Promise<UpstreamResponse>((resolve, reject) => {
+    const call = new Call(resolve, reject, o.signal);
+    if (o.signal?.aborted) return call.fail(o.signal.reason);
+    try {
+      dispatcher.dispatch({ method: o.method, path: o.path, headers: o.headers, body: o.body, headersTimeout: o.headersTimeout, bodyTimeout: o.bodyTimeout }, call);
+    } catch (err) {
+      call.fail(err);
+    }
+  });
+}
+
+type Controller = Dispatcher.DispatchController;
+
+// The abort listener is one function for every call, finding its call through this map, and the
+// map entry goes when the call ends. With a listener object that reaches the call (the call's own
+// handleEvent, or a small hook holding it), added and then removed per call, the ended calls'
+// graphs were promoted again (~2.5 KB a call; upstream-call.test.ts measures it). Why V8 keeps
+// them through young-generation GCs we did not establish; the shape below is what measured clean.
+const inFlight = new Map<AbortSignal, Call>();
+function onAbort(this: AbortSignal): void {
+  inFlight.get(this)?.abort();
+}
+
+class Call implements Dispatcher.DispatchHandler {
+  #resolve: ((r: UpstreamResponse) => void) | undefined;
+  #reject: ((e: unknown) => void) | undefined;
+  #signal: AbortSignal | undefined;
+  #controller: Controller | undefined;
+  #body: UpstreamBody | undefined;
+  #done = false;
+
+  constructor(resolve: (r: UpstreamResponse) => void, reject: (e: unknown) => void, signal: AbortSignal | undefined) {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#signal = signal;
+    if (signal) {
+      inFlight.set(signal, this);
+      signal.addEventListener('abort', onAbort);
+    }
+  }
+
+  abort(): void {
+    const reason = this.#signal?.reason;
+    if (this.#controller) this.#controller.abort(reason);
+    else this.fail(reason);
+  }
+
+  onRequestStart(controller: Controller): void {
+    this.#controller = controller;
+    if (this.#done) controller.abort(new Error('aborted'));
+  }
+
+  onResponseStart(controller: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return; // 1xx: informational, the real response follows
+    const resolve = this.#resolve;
+    this.#resolve = this.#reject = undefined;
+    this.#body = new UpstreamBody(controller);
+    resolve?.({ statusCode, headers, body: this.#body });
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    if (this.#body?.push(chunk) === false) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    this.#finish();
+    this.#body?.end();
+  }
+
+  onResponseError(_controller: Controller, err: Error): void {
+    this.fail(err);
+  }
+
+  fail(err: unknown): void {
+    this.#finish();
+    const reject = this.#reject;
+    this.#resolve = this.#reject = undefined;
+    if (reject) reject(err);
+    else this.#body?.error(err);
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#signal) {
+      inFlight.delete(this.#signal);
+      this.#signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/**
+ * The response body: read it whole with text(), or iterate it as UTF-8 strings (a character split
+ * across chunks is decoded whole). Leaving an iteration early, or destroy(), aborts the call, which
+ * closes the upstream connection instead of reading a body nobody wants.
+ */
+export class UpstreamBody implements AsyncIterable<string> {
+  readonly #controller: Controller;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  #ended = false;
+  #error: unknown;
+  #failed = false;
+  #consumed = false;
+  /** text() was called: it takes everything, so no backpressure. */
+  #whole = false;
+  #wake: (() => void) | undefined;
+
+  constructor(controller: Controller) {
+    this.#controller = controller;
+  }
+
+  /** True once the whole body has arrived. */
+  get readableEnded(): boolean {
+    return this.#ended && !this.#failed;
+  }
+
+  /** Returns false when the reader is behind (the caller pauses the socket). */
+  push(chunk: Buffer): boolean {
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
+    this.#wakeUp();
+    return this.#whole || this.#buffered < HIGH_WATER;
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#wakeUp();
+  }
+
+  error(err: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#failed = true;
+    this.#error = err;
+    this.#wakeUp();
+  }
+
+  destroy(): void {
+    if (this.#ended) return;
+    this.error(new Error('upstream body abandoned'));
+    this.#controller.abort(new Error('upstream body abandoned'));
+  }
+
+  async text(): Promise<string> {
+    this.#claim();
+    this.#whole = true;
+    // resume() may deliver buffered data (and the end) synchronously: check before waiting.
+    if (this.#controller.paused) this.#controller.resume();
+    while (!this.#ended) await this.#wait();
+    if (this.#failed) throw this.#error;
+    const all = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
+    this.#chunks = [];
+    return decodeAll(all);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+    this.#claim();
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        if (this.#chunks.length > 0) {
+          const chunks = this.#chunks;
+          this.#chunks = [];
+          this.#buffered = 0;
+          if (this.#controller.paused && !this.#ended) this.#controller.resume();
+          for (const c of chunks) {
+            const s = decoder.decode(c, { stream: true });
+            if (s) yield s;
+          }
+          continue;
+        }
+        if (this.#failed) throw this.#error;
+        if (this.#ended) break;
+        await this.#wait();
+      }
+      const rest = decoder.decode();
+      if (rest) yield rest;
+    } finally {
+      this.destroy(); // a no-op once the body ended
+    }
+  }
+
+  #claim(): void {
+    if (this.#consumed) throw new TypeError('the upstream body was already read');
+    this.#consumed = true;
+  }
+
+  #wait(): Promise<void> {
+    return new Promise<void>((resolve) => (this.#wake = resolve));
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
+
+// Strips a leading BOM, as undici's body.text() does.
+const utf8 = new TextDecoder();
+function decodeAll(b: Buffer): string {
+  return utf8.decode(b);
+}
