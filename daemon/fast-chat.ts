@@ -7,8 +7,9 @@ import { tooLarge } from './middleware/body-limit.ts';
 import { errorPayload, logServerError, toAppError } from './middleware/errors.ts';
 import { parseJsonText, requireJsonContentType, unreadableBody } from './middleware/json-body.ts';
 import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from './middleware/request-id.ts';
-import { answerChat, SSE_DONE, sseChunk, type ChatAnswer } from './routes/v1/chat.ts';
-import { SSE_HEADERS, sseErrorEvent } from './routes/v1/sse.ts';
+import { answerChat, type ChatAnswer } from './routes/v1/chat.ts';
+import { SSE_HEADERS } from './routes/v1/sse.ts';
+import { writeChatStream } from './sse-writer.ts';
 
 /** Handles the request and returns true, or returns false to leave it to the Hono app. */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -101,11 +102,9 @@ export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
     // Headers go out in this turn of the event loop, not with the first token: a client sees the
     // 200 while the model thinks. When the first chunk came in the same read as the upstream's
     // headers it is written before this fires, and headers and chunk leave in one write.
-    const flush = setImmediate(() => {
-      if (!res.writableEnded && !res.destroyed) res.flushHeaders();
-    });
+    const flush = setImmediate(flushHeaders, res);
     done(200);
-    await stream(res, answer.chunks, () => clearImmediate(flush));
+    await writeChatStream(res, answer.chunks, flush);
   }
 
   return (req, res) => {
@@ -118,6 +117,10 @@ export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
     });
     return true;
   };
+}
+
+function flushHeaders(res: ServerResponse): void {
+  if (!res.writableEnded && !res.destroyed) res.flushHeaders();
 }
 
 /** The four headers this path reads; repeated ones joined with ", " as Web Headers do. */
@@ -194,36 +197,6 @@ function drain(req: IncomingMessage): void {
   req.on('end', cleanup);
   req.on('error', cleanup);
   req.resume();
-}
-
-/**
- * Writes each chunk as it arrives (waiting for the socket when it is full). A failure after the
- * first byte becomes a final error event; a client that goes away ends the loop, which returns the
- * iterator and so aborts the upstream call.
- */
-async function stream(res: ServerResponse, chunks: AsyncIterable<unknown>, first: () => void): Promise<void> {
-  try {
-    for await (const chunk of chunks as AsyncIterable<Parameters<typeof sseChunk>[0]>) {
-      first();
-      if (res.destroyed) break;
-      if (!res.write(sseChunk(chunk))) await drained(res);
-    }
-    if (!res.destroyed) res.end(SSE_DONE);
-  } catch (err) {
-    if (!res.destroyed) res.end(sseErrorEvent(err));
-  }
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const go = () => {
-      res.off('drain', go);
-      res.off('close', go);
-      resolve();
-    };
-    res.on('drain', go);
-    res.on('close', go);
-  });
 }
 
 // The fast path belongs to the app createApp built (same core, same gateway runtime); startServer
