@@ -12,46 +12,59 @@ import type { ProviderId } from '../types.ts';
  */
 export async function* openAiChunks(provider: ProviderId, text: AsyncIterable<string>): AsyncGenerator<ChatChunk> {
   const parser = new SseParser();
-  let pendingUsage: ChatChunk | undefined;
-  let finished = false;
-  let done = false;
-
-  function* handle(data: string): Generator<ChatChunk> {
-    if (data === '[DONE]') {
-      done = true;
-      return;
-    }
-    let chunk: ChatChunk & { error?: unknown };
-    try {
-      chunk = JSON.parse(data) as ChatChunk & { error?: unknown };
-    } catch {
-      throw badResponse(provider, 'a stream event that is not JSON');
-    }
-    if (chunk.error !== undefined) throw streamError(provider, chunk);
-    const choices = chunk.choices;
-    if (!Array.isArray(choices)) throw badResponse(provider, 'a stream chunk without choices');
-    for (const c of choices) if (c.finish_reason) finished = true;
-    if (chunk.usage && choices.length > 0) {
-      // Usage riding on a content chunk: split it off into the trailing usage chunk.
-      pendingUsage = usageChunk(chunk, chunk.usage);
-      chunk = { ...chunk };
-      delete chunk.usage;
-    } else if (chunk.usage && choices.length === 0) {
-      pendingUsage = undefined;
-    }
-    yield chunk;
-  }
-
+  const st: StreamState = { provider, pendingUsage: undefined, finished: false, done: false };
   for await (const t of text) {
-    if (done) continue; // drain what follows [DONE] so the connection can be reused
+    if (st.done) continue; // drain what follows [DONE] so the connection can be reused
     for (const ev of parser.push(t)) {
-      yield* handle(ev.data);
-      if (done) break;
+      const chunk = handle(st, ev.data);
+      if (chunk) yield chunk;
+      if (st.done) break;
     }
   }
-  if (!done) for (const ev of parser.end()) yield* handle(ev.data);
-  if (!done && !finished) throw badResponse(provider, 'a stream that ended before it finished');
-  if (pendingUsage) yield pendingUsage;
+  if (!st.done) {
+    for (const ev of parser.end()) {
+      const chunk = handle(st, ev.data);
+      if (chunk) yield chunk;
+    }
+  }
+  if (!st.done && !st.finished) throw badResponse(provider, 'a stream that ended before it finished');
+  if (st.pendingUsage) yield st.pendingUsage;
+}
+
+// Module-level with an explicit state object rather than a generator closure made per stream,
+// like `tracked` in gateway/service.ts: fewer per-call objects survive young-generation GCs.
+interface StreamState {
+  provider: ProviderId;
+  pendingUsage: ChatChunk | undefined;
+  finished: boolean;
+  done: boolean;
+}
+
+function handle(st: StreamState, data: string): ChatChunk | undefined {
+  if (st.done) return undefined; // events after [DONE] are ignored
+  if (data === '[DONE]') {
+    st.done = true;
+    return undefined;
+  }
+  let chunk: ChatChunk & { error?: unknown };
+  try {
+    chunk = JSON.parse(data) as ChatChunk & { error?: unknown };
+  } catch {
+    throw badResponse(st.provider, 'a stream event that is not JSON');
+  }
+  if (chunk.error !== undefined) throw streamError(st.provider, chunk);
+  const choices = chunk.choices;
+  if (!Array.isArray(choices)) throw badResponse(st.provider, 'a stream chunk without choices');
+  for (const c of choices) if (c.finish_reason) st.finished = true;
+  if (chunk.usage && choices.length > 0) {
+    // Usage riding on a content chunk: split it off into the trailing usage chunk.
+    st.pendingUsage = usageChunk(chunk, chunk.usage);
+    chunk = { ...chunk };
+    delete chunk.usage;
+  } else if (chunk.usage && choices.length === 0) {
+    st.pendingUsage = undefined;
+  }
+  return chunk;
 }
 
 function usageChunk(like: ChatChunk, usage: ChatUsage): ChatChunk {
