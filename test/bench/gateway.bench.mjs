@@ -145,18 +145,37 @@ async function latencies(gw, direct, bare, stream) {
   return { gw: percentiles(samples[0]), direct: percentiles(samples[1]), bare: percentiles(samples[2]) };
 }
 
-async function once(t, stream) {
-  const t0 = performance.now();
-  const res = await t.pool.request({ method: 'POST', path: t.path, headers: t.headers, body: t.body });
-  if (res.statusCode !== 200) throw new Error(`bench: ${t.path} answered ${res.statusCode}: ${await res.body.text()}`);
-  if (!stream) {
-    await res.body.text();
-    return performance.now() - t0;
-  }
-  let first;
-  for await (const chunk of res.body) if (first === undefined && chunk.includes('data:')) first = performance.now() - t0;
-  if (first === undefined) throw new Error(`bench: ${t.path} streamed no data: line`);
-  return first;
+/**
+ * One timed request on undici's dispatch API with a minimal handler: pool.request()'s per-call
+ * objects survive the client's own young-generation GCs (see core/providers/upstream-call.ts),
+ * and the client's GC pauses would land in every measured tail alike.
+ */
+function once(t, stream) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let status = 0;
+    let first;
+    let text = '';
+    t.pool.dispatch({ method: 'POST', path: t.path, headers: t.headers, body: t.body }, {
+      onRequestStart() {},
+      onResponseStart(_c, statusCode) {
+        status = statusCode;
+      },
+      onResponseData(_c, chunk) {
+        if (status !== 200) text += chunk;
+        else if (stream && first === undefined && chunk.includes('data:')) first = performance.now() - t0;
+      },
+      onResponseEnd() {
+        if (status !== 200) return reject(new Error(`bench: ${t.path} answered ${status}: ${text}`));
+        if (!stream) return resolve(performance.now() - t0);
+        if (first === undefined) return reject(new Error(`bench: ${t.path} streamed no data: line`));
+        resolve(first);
+      },
+      onResponseError(_c, err) {
+        reject(err);
+      },
+    });
+  });
 }
 
 function percentiles(xs) {
