@@ -1,0 +1,117 @@
+// Garbage per gateway request, the source of most of the gateway's latency tail at c=1: svc (from
+// source, with the binary's V8 flags) and the bare proxy each serve the same c=1 requests with
+// --trace-gc-nvp, and the trace is summed: bytes promoted to the old generation per request,
+// the mean scavenge pause, and mark-compacts per 10,000 requests. Objects that outlive their
+// request long enough to be promoted are what make scavenges slow and full GCs frequent.
+// (dist/svc refuses --trace-gc in NODE_OPTIONS, hence the source entry with the same flags.)
+import { spawn } from 'node:child_process';
+import { openSync, readFileSync, closeSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { freePort, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
+import { setUp } from './gateway.bench.mjs';
+
+export const name = 'gc';
+export const description = 'garbage per gateway request at c=1: promoted bytes, scavenge pause, full GCs (svc vs a bare node proxy)';
+
+const REQUESTS = Number(process.env.BENCH_GC_REQUESTS ?? 6000);
+// The flags build.mjs gives the binary (see its execArgv).
+const BINARY_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
+
+export async function run() {
+  const home = tempDir('svc-bench-gc-');
+  const pin = availableParallelism() >= 2;
+  const fake = await startFakeUpstream(pin ? '1' : undefined);
+  const rows = [];
+  try {
+    const svc = await traced('svc', [join(repoRoot, 'cli', 'main.ts'), 'serve'], { HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') }, '/api/health', home.dir, pin);
+    const bare = await traced('bare', [join(repoRoot, 'test', 'bench', 'bare-proxy.mjs'), fake.origin], {}, '/health', home.dir, pin);
+    try {
+      const key = await setUp(`http://127.0.0.1:${svc.port}`, fake.url);
+      for (const stream of [false, true]) {
+        const kind = stream ? 'streamed' : 'non-streamed';
+        const s = await measure(svc, { path: '/api/v1/chat/completions', model: 'bench/bench-model', key }, stream);
+        const b = await measure(bare, { path: '/api/v1/chat/completions', model: 'bench-model', key: 'unused' }, stream);
+        rows.push(
+          { metric: `${kind} chat: bytes promoted to old space per request (baseline: bare proxy)`, value: s.promotedPerRequest, baseline: b.promotedPerRequest },
+          { metric: `${kind} chat: mean scavenge pause, ms`, value: s.meanScavengeMs, baseline: b.meanScavengeMs, note: `${s.scavenges} vs ${b.scavenges} scavenges` },
+          { metric: `${kind} chat: mark-compacts per 10,000 requests`, value: s.markCompactsPer10k, baseline: b.markCompactsPer10k },
+        );
+      }
+    } finally {
+      await svc.stop();
+      await bare.stop();
+    }
+  } finally {
+    await fake.stop();
+    home.remove();
+  }
+  return rows;
+}
+
+/** A server started with the binary's flags plus --trace-gc-nvp, its stdout (the trace) in a file. */
+async function traced(label, args, env, healthPath, dir, pin) {
+  const port = await freePort();
+  const log = join(dir, `${label}-gc.log`);
+  const fd = openSync(log, 'w');
+  const argv = [...BINARY_FLAGS, '--trace-gc', '--trace-gc-nvp', ...args];
+  const [cmd, cmdArgs] = pin ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
+  const child = spawn(cmd, cmdArgs, { env: { PATH: '/usr/bin:/bin', ...env, PORT: String(port), SERVICE_LOG_LEVEL: 'info' }, stdio: ['ignore', fd, 'inherit'] });
+  closeSync(fd);
+  const exited = new Promise((r) => child.once('exit', r));
+  for (let i = 0; ; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${healthPath}`);
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {}
+    if (i > 2000) throw new Error(`bench gc: ${label} did not start`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return {
+    port,
+    log,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** REQUESTS sequential requests (after a warm-up); GC figures from the trace lines they produced. */
+async function measure(server, t, stream) {
+  const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
+  const body = JSON.stringify({ model: t.model, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], ...(stream ? { stream: true } : {}) });
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${t.key}` };
+  const once = () =>
+    new Promise((resolve, reject) => {
+      pool.dispatch({ method: 'POST', path: t.path, headers, body }, {
+        onRequestStart() {},
+        onResponseStart(_c, status) {
+          if (status !== 200) reject(new Error(`bench gc: ${t.path} answered ${status}`));
+        },
+        onResponseData() {},
+        onResponseEnd: resolve,
+        onResponseError: (_c, e) => reject(e),
+      });
+    });
+  try {
+    for (let i = 0; i < 1000; i++) await once();
+    const from = readFileSync(server.log, 'utf8').length;
+    for (let i = 0; i < REQUESTS; i++) await once();
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = readFileSync(server.log, 'utf8').slice(from).split('\n');
+    const scav = lines.filter((l) => / gc=s /.test(l));
+    const field = (l, k) => Number(new RegExp(` ${k}=([0-9.]+)`).exec(l)?.[1] ?? 0);
+    const promoted = scav.reduce((a, l) => a + field(l, 'promoted'), 0);
+    return {
+      scavenges: scav.length,
+      promotedPerRequest: promoted / REQUESTS,
+      meanScavengeMs: scav.length ? scav.reduce((a, l) => a + field(l, 'pause'), 0) / scav.length : 0,
+      markCompactsPer10k: (lines.filter((l) => / gc=(mc|mmc) /.test(l)).length * 10_000) / REQUESTS,
+    };
+  } finally {
+    await pool.close();
+  }
+}
