@@ -161,6 +161,23 @@ describe('callUpstream', () => {
     }, /gone mid-body/);
   });
 
+  it('one signal over several calls at once: each is tracked; ending one leaves the others abortable', async () => {
+    const ac = new AbortController();
+    const a = await callUpstream(pool, opts('/endless', { signal: ac.signal }));
+    const b = await callUpstream(pool, opts('/endless', { signal: ac.signal }));
+    const c = await callUpstream(pool, opts('/json', { signal: ac.signal }));
+    assert.equal(await c.body.text(), '{"ok":true}'); // c ends first: a and b must still hear the abort
+    setTimeout(() => ac.abort(new Error('all gone')), 20);
+    for (const r of [a, b]) {
+      const read = (async () => {
+        for await (const _ of r.body);
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the abort never reached this call')), 5000)));
+      await assert.rejects(Promise.race([read, late]).finally(() => clearTimeout(timer)), /all gone/);
+    }
+  });
+
   it('an abort after the call ended changes nothing', async () => {
     const ac = new AbortController();
     const r = await callUpstream(pool, opts('/json', { signal: ac.signal }));

@@ -50,9 +50,32 @@ type Controller = Dispatcher.DispatchController;
 // handleEvent, or a small hook holding it), added and then removed per call, the ended calls'
 // graphs were promoted again (~2.5 KB a call; upstream-call.test.ts measures it). Why V8 keeps
 // them through young-generation GCs we did not establish; the shape below is what measured clean.
-const inFlight = new Map<AbortSignal, Call>();
+// One signal may cover several calls at once (a caller fanning out under one request's signal),
+// so the entry is the one call, or a set once there are more.
+const inFlight = new Map<AbortSignal, Call | Set<Call>>();
 function onAbort(this: AbortSignal): void {
-  inFlight.get(this)?.abort();
+  const calls = inFlight.get(this);
+  if (calls instanceof Set) for (const c of [...calls]) c.abort();
+  else calls?.abort();
+}
+
+function track(signal: AbortSignal, call: Call): void {
+  const had = inFlight.get(signal);
+  if (had === undefined) {
+    inFlight.set(signal, call);
+    signal.addEventListener('abort', onAbort);
+  } else if (had instanceof Set) had.add(call);
+  else inFlight.set(signal, new Set([had, call]));
+}
+
+function untrack(signal: AbortSignal, call: Call): void {
+  const had = inFlight.get(signal);
+  if (had instanceof Set) {
+    had.delete(call);
+    if (had.size > 0) return;
+  } else if (had !== call) return;
+  inFlight.delete(signal);
+  signal.removeEventListener('abort', onAbort);
 }
 
 class Call implements Dispatcher.DispatchHandler {
@@ -67,10 +90,7 @@ class Call implements Dispatcher.DispatchHandler {
     this.#resolve = resolve;
     this.#reject = reject;
     this.#signal = signal;
-    if (signal) {
-      inFlight.set(signal, this);
-      signal.addEventListener('abort', onAbort);
-    }
+    if (signal) track(signal, this);
   }
 
   abort(): void {
@@ -116,10 +136,7 @@ class Call implements Dispatcher.DispatchHandler {
   #finish(): void {
     if (this.#done) return;
     this.#done = true;
-    if (this.#signal) {
-      inFlight.delete(this.#signal);
-      this.#signal.removeEventListener('abort', onAbort);
-    }
+    if (this.#signal) untrack(this.#signal, this);
   }
 }
 
