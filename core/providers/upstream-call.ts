@@ -8,9 +8,9 @@ import type { Dispatcher } from 'undici';
  * graph (the response's header buffers, the stream, promises, ~3 KB a call) survived young-
  * generation GCs even after the call had ended: it was promoted to the old generation and freed
  * only by the next full GC. At c=1 through the gateway that meant ~0.4 MB promoted per scavenge,
- * 1-2 ms scavenges, and a mark-compact every ~1.3 s (test/bench/gateway.bench.mjs; the GC trace
- * is in docs/performance.md). The same calls through `dispatch()` with this handler promote
- * almost nothing (see `onAbort` for the one shape that still mattered).
+ * 1-2 ms scavenges, and a mark-compact every ~1.3 s (`npm run bench -- gc`; figures in
+ * docs/performance.md). The same calls through `dispatch()` with this handler promote almost
+ * nothing (see `onAbort` for the one shape that still mattered).
  */
 export interface UpstreamResponse {
   statusCode: number;
@@ -202,7 +202,7 @@ export class UpstreamBody implements AsyncIterable<string> {
     if (this.#failed) throw this.#error;
     const all = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
     this.#chunks = [];
-    return decodeAll(all);
+    return utf8.decode(all);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<string> {
@@ -250,6 +250,3 @@ export class UpstreamBody implements AsyncIterable<string> {
 
 // Strips a leading BOM, as undici's body.text() does.
 const utf8 = new TextDecoder();
-function decodeAll(b: Buffer): string {
-  return utf8.decode(b);
-}
