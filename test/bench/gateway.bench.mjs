@@ -118,7 +118,7 @@ function row(metric, value, baseline, target, ok, note) {
 
 const chatBody = (model, stream) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], ...(stream ? { stream: true } : {}) });
 
-function post(t, stream) {
+export function post(t, stream) {
   return { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` }, body: chatBody(t.model, stream) };
 }
 
@@ -150,7 +150,7 @@ async function latencies(gw, direct, bare, stream) {
  * objects survive the client's own young-generation GCs (see core/providers/upstream-call.ts),
  * and the client's GC pauses would land in every measured tail alike.
  */
-function once(t, stream) {
+export function once(t, stream) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let status = 0;

@@ -4,13 +4,12 @@
 // the mean scavenge pause, and mark-compacts per 10,000 requests. Objects that outlive their
 // request long enough to be promoted are what make scavenges slow and full GCs frequent.
 // (dist/svc refuses --trace-gc in NODE_OPTIONS, hence the source entry with the same flags.)
-import { spawn } from 'node:child_process';
-import { openSync, readFileSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { freePort, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
-import { setUp } from './gateway.bench.mjs';
+import { repoRoot, startFakeUpstream, startServer, tempDir } from './lib.mjs';
+import { once, post, setUp } from './gateway.bench.mjs';
 
 export const name = 'gc';
 export const description = 'garbage per gateway request at c=1: promoted bytes, scavenge pause, full GCs (svc vs a bare node proxy)';
@@ -52,54 +51,26 @@ export async function run() {
 
 /** A server started with the binary's flags plus --trace-gc-nvp, its stdout (the trace) in a file. */
 async function traced(label, args, env, healthPath, dir, pin) {
-  const port = await freePort();
   const log = join(dir, `${label}-gc.log`);
   const fd = openSync(log, 'w');
   const argv = [...BINARY_FLAGS, '--trace-gc', '--trace-gc-nvp', ...args];
   const [cmd, cmdArgs] = pin ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
-  const child = spawn(cmd, cmdArgs, { env: { PATH: '/usr/bin:/bin', ...env, PORT: String(port), SERVICE_LOG_LEVEL: 'info' }, stdio: ['ignore', fd, 'inherit'] });
-  closeSync(fd);
-  const exited = new Promise((r) => child.once('exit', r));
-  for (let i = 0; ; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${healthPath}`);
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {}
-    if (i > 2000) throw new Error(`bench gc: ${label} did not start`);
-    await new Promise((r) => setTimeout(r, 10));
+  try {
+    const s = await startServer(cmd, cmdArgs, { PATH: '/usr/bin:/bin', ...env, SERVICE_LOG_LEVEL: 'info' }, healthPath, 20_000, { stdout: fd });
+    return { ...s, log };
+  } finally {
+    closeSync(fd); // the child has its own copy
   }
-  return {
-    port,
-    log,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /** REQUESTS sequential requests (after a warm-up); GC figures from the trace lines they produced. */
 async function measure(server, t, stream) {
   const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
-  const body = JSON.stringify({ model: t.model, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], ...(stream ? { stream: true } : {}) });
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${t.key}` };
-  const once = () =>
-    new Promise((resolve, reject) => {
-      pool.dispatch({ method: 'POST', path: t.path, headers, body }, {
-        onRequestStart() {},
-        onResponseStart(_c, status) {
-          if (status !== 200) reject(new Error(`bench gc: ${t.path} answered ${status}`));
-        },
-        onResponseData() {},
-        onResponseEnd: resolve,
-        onResponseError: (_c, e) => reject(e),
-      });
-    });
+  const req = { pool, path: t.path, ...post(t, stream) };
   try {
-    for (let i = 0; i < 1000; i++) await once();
+    for (let i = 0; i < 1000; i++) await once(req, stream);
     const from = readFileSync(server.log, 'utf8').length;
-    for (let i = 0; i < REQUESTS; i++) await once();
+    for (let i = 0; i < REQUESTS; i++) await once(req, stream);
     await new Promise((r) => setTimeout(r, 50));
     const lines = readFileSync(server.log, 'utf8').slice(from).split('\n');
     const scav = lines.filter((l) => / gc=s /.test(l));

@@ -33,10 +33,10 @@ export function tempDir(prefix) {
  * Spawns `cmd args` with PORT set and polls `path` until it answers 200. Returns the process and the
  * milliseconds from spawn to that first 200. Polls every 2 ms so the figure is not quantised.
  */
-export async function startServer(cmd, args, env, path = '/api/health', timeoutMs = 20_000) {
+export async function startServer(cmd, args, env, path = '/api/health', timeoutMs = 20_000, { stdout = 'ignore' } = {}) {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(cmd, args, { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(cmd, args, { env: { ...env, PORT: String(port) }, stdio: ['ignore', stdout, 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   let exited = false;
