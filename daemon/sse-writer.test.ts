@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, request, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -40,6 +40,43 @@ function get(): Promise<string> {
   });
 }
 
+/** Each event's delta content (or [DONE]) in an SSE text. */
+function contents(text: string): string[] {
+  return text.split('\n\n').filter(Boolean).map((e) => (e === 'data: [DONE]' ? '[DONE]' : JSON.parse(e.slice(6)).choices[0].delta.content));
+}
+
+/** A GET whose response is paused after its first data; resume() reads the rest and counts the events. */
+function pausedClient(): { paused: Promise<void>; resume: () => Promise<number> } {
+  let res: IncomingMessage | undefined;
+  let body = '';
+  const paused = new Promise<void>((resolve, reject) => {
+    request({ port, host: '127.0.0.1', path: '/' }, (r) => {
+      res = r;
+      r.setEncoding('utf8');
+      r.once('data', (d: string) => {
+        body += d;
+        r.pause();
+        resolve();
+      });
+    }).on('error', reject).end();
+  });
+  const resume = () =>
+    new Promise<number>((resolve) => {
+      res!.on('data', (d: string) => (body += d));
+      res!.on('end', () => resolve(contents(body).length));
+      res!.resume();
+    });
+  return { paused, resume };
+}
+
+/** Records what each res.write / res.end call carried. */
+function spyWrites(res: ServerResponse, into: string[]): void {
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+  res.write = ((data: unknown, ...rest: unknown[]) => (into.push(String(data)), write(data, ...rest))) as typeof res.write;
+  res.end = ((data: unknown, ...rest: unknown[]) => (data !== undefined && into.push(String(data)), end(data, ...rest))) as typeof res.end;
+}
+
 describe('writeChatStream', () => {
   it('every chunk as an SSE event, then [DONE]', async () => {
     source = async function* () {
@@ -60,13 +97,65 @@ describe('writeChatStream', () => {
       yield chunk('first');
       buffered.push(res.socket!.writableLength);
       yield chunk('second');
-      buffered.push(res.socket!.writableLength);
       yield chunk('third');
     };
     const body = await get();
     assert.match(body, /first[\s\S]*second[\s\S]*third[\s\S]*\[DONE\]/);
     assert.equal(buffered[0], 0, 'headers and the first chunk were written before the second was asked for');
-    assert.ok(buffered[1]! > 0, 'later chunks of the same tick are still batched into one write');
+  });
+
+  it('chunks after the first leave as one write per tick, the last batch with [DONE]', async () => {
+    const writes: string[] = [];
+    source = async function* (res) {
+      spyWrites(res, writes);
+      yield chunk('1');
+      yield chunk('2');
+      yield chunk('3');
+      await sleep(5);
+      yield chunk('4');
+      yield chunk('5');
+      await sleep(5);
+      yield chunk('6');
+    };
+    const body = await get();
+    assert.equal(contents(body).join(''), '123456[DONE]');
+    assert.deepEqual(writes.map((w) => contents(w).join('')), ['1', '23', '45', '6[DONE]']);
+  });
+
+  it('a batch never grows past 16 KiB: a source that never waits is written as it goes', async () => {
+    const writes: string[] = [];
+    const big = 'x'.repeat(4000);
+    source = async function* (res) {
+      spyWrites(res, writes);
+      for (let i = 0; i < 40; i++) yield chunk(big);
+    };
+    const body = await get();
+    assert.equal(contents(body).length, 41);
+    assert.ok(writes.length >= 8, `written in ${writes.length} writes`);
+    for (const w of writes) assert.ok(w.length < 16 * 1024 + 4200, `a write of ${w.length} characters`);
+  });
+
+  it('a client that stops reading stops the source (backpressure), and gets everything once it reads', async () => {
+    let produced = 0;
+    const big = 'y'.repeat(16_000);
+    source = async function* () {
+      for (let i = 0; i < 2000; i++) {
+        produced++;
+        yield chunk(big);
+      }
+    };
+    const client = pausedClient();
+    await client.paused;
+    // Wait for the pulling to stop (unchanged for 200 ms). Without backpressure the whole 32 MB is
+    // pulled at once; with it, only what the socket buffers hold (a few MB on loopback).
+    let held = -1;
+    for (let i = 0; i < 50 && held !== produced; i++) {
+      held = produced;
+      await sleep(200);
+    }
+    assert.ok(produced < 1000, `pulled ${produced} of 2000 chunks while the client read nothing`);
+    assert.equal(await client.resume(), 2001, 'every chunk and [DONE] arrived');
+    assert.equal(produced, 2000);
   });
 
   it('a failure after the first chunk becomes a final error event', async () => {

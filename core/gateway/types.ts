@@ -103,8 +103,17 @@ export interface ChatChunkToolCallDelta {
  */
 export const PARTIAL_USAGE: unique symbol = Symbol('partialUsage');
 
+/**
+ * The upstream's own JSON text for a chunk that was passed on unchanged (one line, no newline), so
+ * the chat route can write it as it came instead of re-serialising the parsed object: a streamed
+ * answer is mostly such chunks. Set only by the parser that produced the chunk; a consumer that
+ * changes a chunk must build a new one (as every translation here does), never edit it in place.
+ */
+export const RAW_JSON: unique symbol = Symbol('rawJson');
+
 export interface ChatChunk {
   [PARTIAL_USAGE]?: ChatUsage;
+  [RAW_JSON]?: string;
   id: string;
   object: 'chat.completion.chunk';
   created: number;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatChunk } from '../../gateway/types.ts';
+import { RAW_JSON, type ChatChunk } from '../../gateway/types.ts';
 import { UpstreamError } from '../types.ts';
 import { openAiChunks } from './stream.ts';
 
@@ -50,5 +50,18 @@ describe('OpenAI SSE → chunks', () => {
   it('accepts a finished stream without [DONE]', async () => {
     const t = c({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
     assert.equal((await collect(openAiChunks('local', slices(t, 9)))).length, 1);
+  });
+
+  it('an unchanged chunk keeps its upstream text ; a changed or multi-line one does not', async () => {
+    const own = '{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"x_upstream":1.0}';
+    const multi = 'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m",\ndata: "choices":[{"index":0,"delta":{"content":"b"},"finish_reason":null}]}\n\n';
+    const t = `data: ${own}\n\n` + multi + c({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage }) + 'data: [DONE]\n\n';
+    const got = await collect(openAiChunks('openai', slices(t, 11)));
+    assert.equal(got.length, 4);
+    assert.equal(got[0]![RAW_JSON], own);
+    assert.equal(got[1]![RAW_JSON], undefined, 'a data field over two lines must be re-serialised onto one');
+    assert.equal(got[2]![RAW_JSON], undefined, 'usage split off: the text no longer matches the chunk');
+    assert.equal(got[2]!.usage, undefined);
+    assert.equal(got[3]![RAW_JSON], undefined);
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatChunk, ChatUsage } from '../../gateway/types.ts';
+import { RAW_JSON, type ChatChunk, type ChatUsage } from '../../gateway/types.ts';
 import { badResponse, streamError } from '../errors.ts';
 import { SseParser } from '../sse.ts';
 import type { ProviderId } from '../types.ts';
@@ -61,9 +61,11 @@ function handle(st: StreamState, data: string): ChatChunk | undefined {
     st.pendingUsage = usageChunk(chunk, chunk.usage);
     chunk = { ...chunk };
     delete chunk.usage;
-  } else if (chunk.usage && choices.length === 0) {
-    st.pendingUsage = undefined;
+    return chunk;
   }
+  if (chunk.usage) st.pendingUsage = undefined;
+  // Unchanged: its own text can go out as it came (a multi-line data field cannot: one SSE line).
+  if (data.indexOf('\n') === -1) chunk[RAW_JSON] = data;
   return chunk;
 }
 

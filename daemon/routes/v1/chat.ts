@@ -2,14 +2,15 @@ import { Hono } from 'hono';
 import { checkChatRequest } from '../../../core/gateway/chat-request.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import type { CallContext } from '../../../core/gateway/service.ts';
-import type { ChatChunk, ChatCompletion } from '../../../core/gateway/types.ts';
+import { RAW_JSON, type ChatChunk, type ChatCompletion } from '../../../core/gateway/types.ts';
 import type { Principal } from '../../../core/credentials/types.ts';
 import { readJsonValue } from '../../middleware/json-body.ts';
 import type { AppEnv } from '../../types.ts';
 import { SSE_HEADERS, sseBody } from './sse.ts';
 
 export const SSE_DONE = 'data: [DONE]\n\n';
-export const sseChunk = (chunk: ChatChunk) => `data: ${JSON.stringify(chunk)}\n\n`;
+/** A chunk as an SSE event: the upstream's own text when the chunk is unchanged (RAW_JSON). */
+export const sseChunk = (chunk: ChatChunk) => `data: ${chunk[RAW_JSON] ?? JSON.stringify(chunk)}\n\n`;
 
 export type ChatAnswer =
   | { stream: true; chunks: AsyncIterable<ChatChunk>; headers: Record<string, string> }
