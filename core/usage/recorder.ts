@@ -101,22 +101,37 @@ export class UsageRecorder {
 
   async #write(batch: UsageEvent[]): Promise<void> {
     await this.#db.tx(async (q) => {
-      for (let i = 0; i < batch.length; i += MAX_BATCH) {
-        const part = batch.slice(i, i + MAX_BATCH);
-        const params: SqlValue[] = [];
-        for (const e of part) {
-          const at = new Date(e.at).toISOString();
-          params.push(nextId(e.at), e.workspaceId, e.userId, e.credentialId, e.source, e.provider, e.accountId, e.model, e.status,
-            e.inputTokens, e.cachedTokens, e.outputTokens, e.reasoningTokens, e.totalTokens, Math.round(e.latencyMs), at.slice(0, 10), at);
+      let i = 0;
+      for (const size of STATEMENT_ROWS) {
+        for (; batch.length - i >= size; i += size) {
+          const params: SqlValue[] = [];
+          for (let k = i; k < i + size; k++) {
+            const e = batch[k]!;
+            const at = new Date(e.at).toISOString();
+            params.push(nextId(e.at), e.workspaceId, e.userId, e.credentialId, e.source, e.provider, e.accountId, e.model, e.status,
+              e.inputTokens, e.cachedTokens, e.outputTokens, e.reasoningTokens, e.totalTokens, Math.round(e.latencyMs), at.slice(0, 10), at);
+          }
+          await q.run(INSERT_SQL.get(size)!, params);
         }
-        const row = `(${new Array(COLS).fill('?').join(', ')})`;
-        await q.run(
-          `INSERT INTO usage_events (id, workspace_id, user_id, credential_id, source, provider, account_id, model, status,
-             input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, latency_ms, day, created_at)
-           VALUES ${part.map(() => row).join(', ')}`,
-          params,
-        );
       }
     });
   }
 }
+
+/**
+ * Rows per INSERT statement: a batch goes out as statements of these fixed sizes (250 rows = 2×100
+ * + 5×10), so the store prepares three statements once and reuses them. One statement sized to
+ * each batch was prepared anew at nearly every flush (batch sizes vary): under load that prepare
+ * was the largest SQLite cost of a gateway request, and the one-off statements evicted the
+ * store's useful cached ones.
+ */
+export const STATEMENT_ROWS = [100, 10, 1] as const;
+
+const INSERT_SQL = new Map(
+  STATEMENT_ROWS.map((n) => [
+    n,
+    `INSERT INTO usage_events (id, workspace_id, user_id, credential_id, source, provider, account_id, model, status,
+       input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, latency_ms, day, created_at)
+     VALUES ${new Array(n).fill(`(${new Array(COLS).fill('?').join(', ')})`).join(', ')}`,
+  ]),
+);
