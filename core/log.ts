@@ -57,7 +57,10 @@ export function createLogger(level: LogLevel = 'info', sink: LogSink = (sharedSt
   const threshold = ORDER[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < threshold) return;
-    sink(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer) + '\n');
+    const line = { time: new Date().toISOString(), level: lvl, msg, ...base, ...fields };
+    // A replacer function takes JSON.stringify off V8's fast path for every key; only a line with
+    // an object-valued field (an Error, possibly nested) needs it. Access lines have none.
+    sink(JSON.stringify(line, hasObject(fields) || hasObject(base) ? errorReplacer : undefined) + '\n');
   };
   return {
     debug: (m, f) => emit('debug', m, f),
@@ -66,6 +69,14 @@ export function createLogger(level: LogLevel = 'info', sink: LogSink = (sharedSt
     error: (m, f) => emit('error', m, f),
     child: (fields) => createLogger(level, sink, { ...base, ...fields }),
   };
+}
+
+function hasObject(fields: Record<string, unknown> | undefined): boolean {
+  for (const k in fields) {
+    const v = fields[k];
+    if (typeof v === 'object' && v !== null) return true;
+  }
+  return false;
 }
 
 function errorReplacer(_key: string, value: unknown): unknown {
