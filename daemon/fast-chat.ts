@@ -103,7 +103,9 @@ export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
     // 200 while the model thinks. When the first chunk came in the same read as the upstream's
     // headers it is written before this fires, and headers and chunk leave in one write.
     const flush = setImmediate(flushHeaders, res);
-    done(200);
+    // The access line and metrics wait for the end of this turn too: when the first chunk is already
+    // in hand it leaves before them, so they stay off the time to first token.
+    setImmediate(done, 200);
     await writeChatStream(res, answer.chunks, flush);
   }
 
