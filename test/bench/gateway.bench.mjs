@@ -36,7 +36,8 @@ export async function run() {
   try {
     fake = await startFakeUpstream(pin ? CLIENT_CORE : undefined);
     // BENCH_GATEWAY_SOURCE=1 runs cli/main.ts instead of dist/svc (readable names in a profile).
-    const serve = process.env.BENCH_GATEWAY_SOURCE === '1' ? [process.execPath, join(repoRoot, 'cli', 'main.ts'), 'serve'] : [distBinary, 'serve'];
+    // BENCH_GATEWAY_SVC=<path> measures another build of the binary (A/B against an older commit).
+    const serve = process.env.BENCH_GATEWAY_SOURCE === '1' ? [process.execPath, join(repoRoot, 'cli', 'main.ts'), 'serve'] : [process.env.BENCH_GATEWAY_SVC ?? distBinary, 'serve'];
     const serveCmd = pin ? ['taskset', ['-c', GATEWAY_CORE, ...serve]] : [serve[0], serve.slice(1)];
     // BENCH_GATEWAY_NODE_OPTIONS profiles the gateway, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
     const extra = process.env.BENCH_GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } : {};

@@ -1,0 +1,136 @@
+// CPU instructions per gateway request, counted by valgrind's callgrind: a figure the neighbours on
+// this shared VM cannot blur. Wall-clock figures here swing with steal time (session 4 saw 100%
+// steal at boot and a bare node proxy adding anywhere from 165 to 544 µs at p50 from one day to the
+// next); an instruction count depends only on the binary, its inputs and the process's own
+// lumpiness (whether a major GC or a re-optimisation falls inside the counted window).
+//
+// svc (dist/svc, as shipped) and the bare node:http + undici proxy (bare-proxy.mjs) each run under
+// callgrind while the fake upstream runs natively. Each gets a warm-up with instrumentation off (so
+// V8 has tiered the hot code up), then callgrind's counters are zeroed and REQUESTS c=1 requests are
+// counted: every thread of the process, so GC helpers, JIT compiler threads and libuv's pool are in.
+// The ratio svc / bare proxy is svc's own cost in the one unit that does not drift.
+//
+// One bias, against svc: callgrind runs the process ~50× slower, so work driven by the clock rather
+// than by requests (the 250 ms usage flush, cache expiries and the re-optimisation that follows
+// them) happens ~50× more often per request than it does natively. svc has more such work than the
+// bare proxy; its figure is an upper bound.
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { distBinary, freePort, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
+import { once, post, setUp } from './gateway.bench.mjs';
+
+export const name = 'instructions';
+export const description = 'CPU instructions per chat request under callgrind: svc vs a bare node proxy (not blurred by VM steal time)';
+
+// Windows of 300 requests swung by ±25% (one major GC or one optimisation more or less); with 1,000
+// after 5,000 the same build still moves by up to ~25% between runs (docs/performance.md has the
+// figures), so compare builds over two runs each. The section takes ~5 minutes.
+const REQUESTS = Number(process.env.BENCH_INSTR_REQUESTS ?? 1000);
+const WARMUP = Number(process.env.BENCH_INSTR_WARMUP ?? 5000);
+
+export async function run() {
+  if (!hasCallgrind()) return [{ metric: 'instructions per request', value: 0, note: 'skipped: valgrind (callgrind_control) is not installed' }];
+  const home = tempDir('svc-bench-instr-');
+  // BENCH_INSTR_KEEP=1 keeps the callgrind dumps (callgrind_annotate <file>) and prints where.
+  const keep = process.env.BENCH_INSTR_KEEP === '1';
+  const fake = await startFakeUpstream();
+  const servers = [];
+  try {
+    // BENCH_INSTR_SOURCE=1 runs cli/main.ts on the toolchain's node, whose symbols name V8's
+    // builtins and runtime functions in callgrind_annotate (dist/svc has none).
+    // BENCH_INSTR_SVC=<path> counts another build of the binary (an A/B against an older commit).
+    const [cmd, args] = process.env.BENCH_INSTR_SOURCE === '1' ? [process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=30', join(repoRoot, 'cli', 'main.ts'), 'serve']] : [process.env.BENCH_INSTR_SVC ?? distBinary, ['serve']];
+    const svc = await underCallgrind('svc', cmd, args, { HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') }, '/api/health', home.dir);
+    servers.push(svc);
+    const bare = await underCallgrind('bare', process.execPath, [join(repoRoot, 'test', 'bench', 'bare-proxy.mjs'), fake.origin], {}, '/health', home.dir);
+    servers.push(bare);
+    const key = await setUp(`http://127.0.0.1:${svc.port}`, fake.url);
+    const rows = [];
+    // BENCH_INSTR_KINDS=stream (or plain) measures one kind only, for a quicker A/B.
+    const kinds = (process.env.BENCH_INSTR_KINDS ?? 'plain,stream').split(',');
+    for (const stream of [false, true].filter((s) => kinds.includes(s ? 'stream' : 'plain'))) {
+      const kind = stream ? 'streamed' : 'non-streamed';
+      const s = await count(svc, { path: '/api/v1/chat/completions', model: 'bench/bench-model', key }, stream);
+      const b = await count(bare, { path: '/api/v1/chat/completions', model: 'bench-model', key: 'unused' }, stream);
+      rows.push({ metric: `${kind} chat: instructions per request, c=1 (baseline: bare node proxy)`, value: s, baseline: b, note: `svc's own share ${fmtK(s - b)}` });
+    }
+    return rows;
+  } finally {
+    for (const s of servers) await s.stop();
+    await fake.stop();
+    if (keep) process.stderr.write(`bench: callgrind dumps kept in ${home.dir}\n`);
+    else home.remove();
+  }
+}
+
+/** Starts `cmd args` under callgrind with instrumentation off; resolves once `path` answers 200. */
+async function underCallgrind(label, cmd, args, env, path, dir) {
+  const port = await freePort();
+  const out = join(dir, `${label}.cg`);
+  const vg = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', cmd, ...args];
+  const child = spawn('valgrind', vg, { env: { PATH: '/usr/bin:/bin', ...env, PORT: String(port), SERVICE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  const t0 = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bench: ${label} under callgrind exited\n${stderr}`);
+    if (performance.now() - t0 > 120_000) {
+      child.kill('SIGKILL');
+      throw new Error(`bench: ${label} under callgrind did not answer ${path} in 120 s`);
+    }
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const pid = String(child.pid);
+  return {
+    port,
+    control: (...a) => execFileSync('callgrind_control', [...a, pid], { stdio: 'ignore' }),
+    dumps: () => readdirSync(dir).filter((f) => f.startsWith(`${label}.cg.`)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).map((f) => join(dir, f)),
+    async stop() {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exit;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Instructions per request over REQUESTS c=1 requests, after WARMUP uncounted ones. */
+async function count(server, t, stream) {
+  const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
+  const req = { pool, path: t.path, ...post(t, stream) };
+  try {
+    for (let i = 0; i < WARMUP; i++) await once(req, stream);
+    server.control('--instr=on');
+    // Instrumenting from here invalidates valgrind's translations: let them settle, then count.
+    for (let i = 0; i < 50; i++) await once(req, stream);
+    server.control('--zero');
+    for (let i = 0; i < REQUESTS; i++) await once(req, stream);
+    server.control('--dump');
+    server.control('--instr=off');
+    const last = server.dumps().pop();
+    const totals = /^(?:totals|summary):\s*(\d+)/m.exec(readFileSync(last, 'utf8'));
+    if (!totals) throw new Error(`bench: no totals in ${last}`);
+    return Number(totals[1]) / REQUESTS;
+  } finally {
+    await pool.close();
+  }
+}
+
+function hasCallgrind() {
+  try {
+    execFileSync('callgrind_control', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const fmtK = (n) => `${(n / 1000).toFixed(0)}k instructions`;
