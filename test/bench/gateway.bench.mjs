@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { distBinary, load, repoRoot, rssMB, startServer, tempDir, signUpOwner, startFakeUpstream } from './lib.mjs';
+import { distBinary, hasCommand, load, repoRoot, rssMB, startServer, tempDir, signUpOwner, startFakeUpstream } from './lib.mjs';
 
 export const name = 'gateway';
 export const description = 'chat via svc serve vs the fake upstream directly: added latency, TTFT, req/s on one core, RSS';
@@ -27,7 +27,7 @@ const GATEWAY_CORE = '0';
 const CLIENT_CORE = '1';
 
 export async function run() {
-  const pin = availableParallelism() >= 2 && hasTaskset();
+  const pin = availableParallelism() >= 2 && hasCommand('taskset', ['-V']);
   const home = tempDir('svc-bench-gateway-');
   const restoreAffinity = pin ? pinSelf(CLIENT_CORE) : () => {};
   let fake;
@@ -197,15 +197,6 @@ export async function setUp(origin, fakeUrl) {
   await call('PUT', `/api/app/limits/members/${user.id}`, high, 200);
   const { token } = await call('POST', '/api/app/keys', { name: 'bench' }, 201);
   return token;
-}
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function taskset(args) {

@@ -18,7 +18,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { distBinary, freePort, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
+import { distBinary, freePort, hasCommand, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
 import { once, post, setUp } from './gateway.bench.mjs';
 
 export const name = 'instructions';
@@ -31,7 +31,7 @@ const REQUESTS = Number(process.env.BENCH_INSTR_REQUESTS ?? 1000);
 const WARMUP = Number(process.env.BENCH_INSTR_WARMUP ?? 5000);
 
 export async function run() {
-  if (!hasCallgrind()) return [{ metric: 'instructions per request', value: 0, note: 'skipped: valgrind (callgrind_control) is not installed' }];
+  if (!hasCommand('callgrind_control', ['--version'])) return [{ metric: 'instructions per request', value: 0, note: 'skipped: valgrind (callgrind_control) is not installed' }];
   const home = tempDir('svc-bench-instr-');
   // BENCH_INSTR_KEEP=1 keeps the callgrind dumps (callgrind_annotate <file>) and prints where.
   const keep = process.env.BENCH_INSTR_KEEP === '1';
@@ -121,15 +121,6 @@ async function count(server, t, stream) {
     return Number(totals[1]) / REQUESTS;
   } finally {
     await pool.close();
-  }
-}
-
-function hasCallgrind() {
-  try {
-    execFileSync('callgrind_control', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 // Shared pieces for the benchmarks: spawning a server and timing its first 200, reading RSS from
 // /proc, and one load generator used for every throughput figure so ratios compare like with like.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,16 @@ export async function freePort() {
   const { port } = srv.address();
   await new Promise((resolve) => srv.close(resolve));
   return port;
+}
+
+/** Whether `cmd args` runs (a tool a section needs, such as taskset or valgrind). */
+export function hasCommand(cmd, args) {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function tempDir(prefix) {
