@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { readMigrations } from './scripts/build/migrations.mjs';
 import { newestInput } from './scripts/build/inputs.mjs';
 import { requireBuiltins } from './scripts/build/builtins.mjs';
+import { V8_FLAGS } from './scripts/v8-flags.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -183,13 +184,9 @@ function makeBlob(bundleDir, bundleFiles, addonPath, hash) {
     // but there is nothing to gain); the bundle gets Node's on-disk compile cache instead.
     useCodeCache: false,
     useSnapshot: false,
-    // V8 sizes the young generation for throughput (up to 3 × 16 MB semi-spaces and more on big
-    // hosts): under gateway load that alone took RSS from ~165 to ~240-300 MB with no measurable
-    // CPU gain (bench gateway: 407 vs 437 µs per request, within noise). 4 MB keeps serve ≤ 200 MB.
-    // --heap-growing-percent=30: under gateway load V8 kept raising the old-generation limit (RSS
-    // 230 MB at 32 connections while the live heap stayed ~25 MB); 30% growth keeps it ~165 MB.
+    // V8_FLAGS: see scripts/v8-flags.mjs.
     // --expose-gc-as: see sea-entry.cjs and collectStartupGarbage in cli/commands/serve.ts.
-    execArgv: ['--max-semi-space-size=4', '--heap-growing-percent=30', '--expose-gc-as=__svc_gc'],
+    execArgv: [...V8_FLAGS, '--expose-gc-as=__svc_gc'],
     assets: Object.fromEntries([...bundleFiles.map((f) => [f, join(bundleDir, f)]), [ADDON, addonPath]]),
   };
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));

@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DIRS = ['cli', 'core', 'daemon', 'migrations', 'scripts/build'];
-const FILES = ['build.mjs', 'package.json', 'package-lock.json'];
+const FILES = ['build.mjs', 'scripts/v8-flags.mjs', 'package.json', 'package-lock.json'];
 
 export function newestInput(root) {
   let newest = 0;

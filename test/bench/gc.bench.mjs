@@ -10,13 +10,12 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { repoRoot, startFakeUpstream, startServer, tempDir } from './lib.mjs';
 import { once, post, setUp } from './gateway.bench.mjs';
+import { V8_FLAGS } from '../../scripts/v8-flags.mjs';
 
 export const name = 'gc';
 export const description = 'garbage per gateway request at c=1: promoted bytes, scavenge pause, full GCs (svc vs a bare node proxy)';
 
 const REQUESTS = Number(process.env.BENCH_GC_REQUESTS ?? 6000);
-// The flags build.mjs gives the binary (see its execArgv).
-const BINARY_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=30'];
 
 export async function run() {
   const home = tempDir('svc-bench-gc-');
@@ -53,7 +52,7 @@ export async function run() {
 async function traced(label, args, env, healthPath, dir, pin) {
   const log = join(dir, `${label}-gc.log`);
   const fd = openSync(log, 'w');
-  const argv = [...BINARY_FLAGS, '--trace-gc', '--trace-gc-nvp', ...args];
+  const argv = [...V8_FLAGS, '--trace-gc', '--trace-gc-nvp', ...args];
   const [cmd, cmdArgs] = pin ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
   try {
     const s = await startServer(cmd, cmdArgs, { PATH: '/usr/bin:/bin', ...env, SERVICE_LOG_LEVEL: 'info' }, healthPath, 20_000, { stdout: fd });

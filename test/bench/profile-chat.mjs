@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { load, repoRoot, startFakeUpstream, startServer, tempDir } from './lib.mjs';
 import { once, post, setUp } from './gateway.bench.mjs';
+import { V8_FLAGS } from '../../scripts/v8-flags.mjs';
 
 const stream = process.argv[2] === 'stream';
 const N = Number(process.argv[3] ?? 20000);
@@ -13,7 +14,7 @@ const dir = process.env.PROFILE_DIR ?? '/tmp/svc-prof';
 mkdirSync(dir, { recursive: true });
 const home = tempDir('svc-prof-');
 const fake = await startFakeUpstream('1');
-const svc = await startServer('taskset', ['-c', '0', process.execPath, '--max-semi-space-size=4', '--heap-growing-percent=30', '--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${dir}`, join(repoRoot, 'cli', 'main.ts'), 'serve'], { PATH: '/usr/bin:/bin', HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') });
+const svc = await startServer('taskset', ['-c', '0', process.execPath, ...V8_FLAGS, '--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${dir}`, join(repoRoot, 'cli', 'main.ts'), 'serve'], { PATH: '/usr/bin:/bin', HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') });
 const key = await setUp(`http://127.0.0.1:${svc.port}`, fake.url);
 const pool = new Pool(`http://127.0.0.1:${svc.port}`, { connections: 1 });
 const req = { pool, path: '/api/v1/chat/completions', ...post({ model: 'bench/bench-model', key }, stream) };

@@ -1,36 +1,34 @@
-// CPU instructions per gateway request, counted by valgrind's callgrind: a figure the neighbours on
-// this shared VM cannot blur. Wall-clock figures here swing with steal time (session 4 saw 100%
-// steal at boot and a bare node proxy adding anywhere from 165 to 544 µs at p50 from one day to the
-// next); an instruction count depends only on the binary, its inputs and the process's own
-// lumpiness (whether a major GC or a re-optimisation falls inside the counted window).
+// A diagnostic tool, not a bench section: CPU instructions per gateway request, counted by
+// valgrind's callgrind, for svc and the bare node:http + undici proxy (bare-proxy.mjs), plain and
+// streamed. Usage: scripts/n node test/bench/instructions.mjs (about 5 minutes; needs valgrind).
 //
-// svc (dist/svc, as shipped) and the bare node:http + undici proxy (bare-proxy.mjs) each run under
-// callgrind while the fake upstream runs natively. Each gets a warm-up with instrumentation off (so
-// V8 has tiered the hot code up), then callgrind's counters are zeroed and REQUESTS c=1 requests are
-// counted: every thread of the process, so GC helpers, JIT compiler threads and libuv's pool are in.
-// The ratio svc / bare proxy is svc's own cost in the one unit that does not drift.
+// Each server runs under callgrind while the fake upstream runs natively. Each gets a warm-up with
+// instrumentation off (so V8 has tiered the hot code up), then callgrind's counters are zeroed and
+// REQUESTS c=1 requests are counted: every thread of the process, so GC helpers, JIT compiler
+// threads and libuv's pool are in.
 //
-// One bias, against svc: callgrind runs the process ~50× slower, so work driven by the clock rather
-// than by requests (the 250 ms usage flush, cache expiries and the re-optimisation that follows
-// them) happens ~50× more often per request than it does natively. svc has more such work than the
-// bare proxy; its figure is an upper bound.
+// Why it is not a section: the counts are not as steady as instruction counts usually are. Under
+// callgrind the process runs ~50× slower, so clock-driven work (the 250 ms usage flush, cache
+// expiries and the re-optimisation that follows them) happens ~50× more often per request than it
+// does natively, and how much more depends on how slow the run was, which on this VM depends on
+// steal time. Whether a major GC falls inside the window adds the rest. The same build moved by
+// ±15% between runs (docs/performance.md). What it is good for: BENCH_INSTR_SOURCE=1
+// BENCH_INSTR_KEEP=1 keeps symbolised dumps for callgrind_annotate, which name V8's builtins, GC,
+// compiler and JSON parser (that is how the compile and GC lumps in a window were found).
 import { execFileSync, spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { distBinary, freePort, hasCommand, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
 import { once, post, setUp } from './gateway.bench.mjs';
+import { V8_FLAGS } from '../../scripts/v8-flags.mjs';
 
-export const name = 'instructions';
-export const description = 'CPU instructions per chat request under callgrind: svc vs a bare node proxy (not blurred by VM steal time)';
-
-// Windows of 300 requests swung by ±25% (one major GC or one optimisation more or less); with 1,000
-// after 5,000 the same build still moves by up to ~25% between runs (docs/performance.md has the
-// figures), so compare builds over two runs each. The section takes ~5 minutes.
+// Windows of 300 requests swung by ±25%; 1,000 after 5,000 still move by ±15%.
 const REQUESTS = Number(process.env.BENCH_INSTR_REQUESTS ?? 1000);
 const WARMUP = Number(process.env.BENCH_INSTR_WARMUP ?? 5000);
 
-export async function run() {
+async function run() {
   if (!hasCommand('callgrind_control', ['--version'])) return [{ metric: 'instructions per request', value: 0, note: 'skipped: valgrind (callgrind_control) is not installed' }];
   const home = tempDir('svc-bench-instr-');
   // BENCH_INSTR_KEEP=1 keeps the callgrind dumps (callgrind_annotate <file>) and prints where.
@@ -41,7 +39,7 @@ export async function run() {
     // BENCH_INSTR_SOURCE=1 runs cli/main.ts on the toolchain's node, whose symbols name V8's
     // builtins and runtime functions in callgrind_annotate (dist/svc has none).
     // BENCH_INSTR_SVC=<path> counts another build of the binary (an A/B against an older commit).
-    const [cmd, args] = process.env.BENCH_INSTR_SOURCE === '1' ? [process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=30', join(repoRoot, 'cli', 'main.ts'), 'serve']] : [process.env.BENCH_INSTR_SVC ?? distBinary, ['serve']];
+    const [cmd, args] = process.env.BENCH_INSTR_SOURCE === '1' ? [process.execPath, [...V8_FLAGS, join(repoRoot, 'cli', 'main.ts'), 'serve']] : [process.env.BENCH_INSTR_SVC ?? distBinary, ['serve']];
     const svc = await underCallgrind('svc', cmd, args, { HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') }, '/api/health', home.dir);
     servers.push(svc);
     const bare = await underCallgrind('bare', process.execPath, [join(repoRoot, 'test', 'bench', 'bare-proxy.mjs'), fake.origin], {}, '/health', home.dir);
@@ -125,3 +123,7 @@ async function count(server, t, stream) {
 }
 
 const fmtK = (n) => `${(n / 1000).toFixed(0)}k instructions`;
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const r of await run()) process.stdout.write(`${r.metric}: svc ${Math.round(r.value)}, bare proxy ${Math.round(r.baseline ?? 0)}${r.note ? ` (${r.note})` : ''}\n`);
+}
