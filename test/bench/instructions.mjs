@@ -15,12 +15,12 @@
 // ±15% between runs (docs/performance.md). What it is good for: BENCH_INSTR_SOURCE=1
 // BENCH_INSTR_KEEP=1 keeps symbolised dumps for callgrind_annotate, which name V8's builtins, GC,
 // compiler and JSON parser (that is how the compile and GC lumps in a window were found).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { distBinary, freePort, hasCommand, repoRoot, startFakeUpstream, tempDir } from './lib.mjs';
+import { distBinary, hasCommand, repoRoot, startFakeUpstream, startServer, tempDir } from './lib.mjs';
 import { once, post, setUp } from './gateway.bench.mjs';
 import { V8_FLAGS } from '../../scripts/v8-flags.mjs';
 
@@ -63,40 +63,16 @@ async function run() {
   }
 }
 
-/** Starts `cmd args` under callgrind with instrumentation off; resolves once `path` answers 200. */
+/** Starts `cmd args` under callgrind with instrumentation off (lib.mjs startServer: polls `path` until 200). */
 async function underCallgrind(label, cmd, args, env, path, dir) {
-  const port = await freePort();
-  const out = join(dir, `${label}.cg`);
-  const vg = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', cmd, ...args];
-  const child = spawn('valgrind', vg, { env: { PATH: '/usr/bin:/bin', ...env, PORT: String(port), SERVICE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exit = new Promise((resolve) => child.once('exit', resolve));
-  const t0 = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`bench: ${label} under callgrind exited\n${stderr}`);
-    if (performance.now() - t0 > 120_000) {
-      child.kill('SIGKILL');
-      throw new Error(`bench: ${label} under callgrind did not answer ${path} in 120 s`);
-    }
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const pid = String(child.pid);
+  const vg = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dir, `${label}.cg`)}`, '--smc-check=all-non-file', cmd, ...args];
+  const s = await startServer('valgrind', vg, { PATH: '/usr/bin:/bin', ...env, SERVICE_LOG_LEVEL: 'info' }, path, 120_000);
+  const pid = String(s.child.pid);
   return {
-    port,
+    ...s,
     control: (...a) => execFileSync('callgrind_control', [...a, pid], { stdio: 'ignore' }),
-    dumps: () => readdirSync(dir).filter((f) => f.startsWith(`${label}.cg.`)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).map((f) => join(dir, f)),
-    async stop() {
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exit;
-      clearTimeout(t);
-    },
+    /** The newest dump (callgrind numbers them .1, .2, … in order). */
+    lastDump: () => join(dir, readdirSync(dir).filter((f) => f.startsWith(`${label}.cg.`)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop()),
   };
 }
 
@@ -113,7 +89,7 @@ async function count(server, t, stream) {
     for (let i = 0; i < REQUESTS; i++) await once(req, stream);
     server.control('--dump');
     server.control('--instr=off');
-    const last = server.dumps().pop();
+    const last = server.lastDump();
     const totals = /^(?:totals|summary):\s*(\d+)/m.exec(readFileSync(last, 'utf8'));
     if (!totals) throw new Error(`bench: no totals in ${last}`);
     return Number(totals[1]) / REQUESTS;

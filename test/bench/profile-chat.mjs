@@ -19,7 +19,8 @@ const key = await setUp(`http://127.0.0.1:${svc.port}`, fake.url);
 const pool = new Pool(`http://127.0.0.1:${svc.port}`, { connections: 1 });
 const req = { pool, path: '/api/v1/chat/completions', ...post({ model: 'bench/bench-model', key }, stream) };
 const before = new Set(readdirSync(dir));
-// PROFILE_CONNECTIONS=32 profiles under load for N/1000 seconds instead (N = requests counted).
+// PROFILE_CONNECTIONS=32 profiles under load for N/1000 seconds instead; the request count is then
+// estimated from the measured rate (warm-up second included), so per-request figures are approximate.
 const conns = Number(process.env.PROFILE_CONNECTIONS ?? 1);
 let served = N;
 if (conns > 1) {
