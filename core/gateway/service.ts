@@ -10,7 +10,8 @@ import type { Catalogue, ExposedModel, Resolved } from './catalogue.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { isConduit, route, routeError, type RouteDecision } from './router/route.ts';
 import type { ConduitSettings } from './settings.ts';
-import { PARTIAL_USAGE, splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from './types.ts';
+import { splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from './types.ts';
+import { Tracked } from './tracked.ts';
 
 export interface GatewayDeps {
   engine: ProviderEngine;
@@ -149,7 +150,7 @@ export class Gateway {
       this.#record(ctx, used.model, ctx.signal.aborted && status === 200 ? 499 : status, u, startedAt);
       admission.settle(u.totalTokens);
     };
-    return { stream: tracked(value, done), model: used.model, admission, decision, upstreamMs };
+    return { stream: new Tracked(value, done), model: used.model, admission, decision, upstreamMs };
   }
 
   async embeddings(ctx: CallContext, req: EmbeddingsRequest, admission: Admission): Promise<{ response: EmbeddingsResponse } & Served> {
@@ -164,28 +165,5 @@ export class Gateway {
     this.#record(ctx, used.model, 200, { ...ZERO, inputTokens: input, totalTokens: value.usage?.total_tokens ?? input }, startedAt);
     admission.settle(value.usage?.total_tokens ?? input);
     return { response: value, model: used.model, admission, decision: undefined, upstreamMs };
-  }
-}
-
-/**
- * A stream that reports its usage (or its failure) to `done` when it ends, however it ends.
- * Module-level on purpose: as a generator closure made per call it kept every streamed call's
- * objects alive through young-generation GCs (~0.2 MB promoted per scavenge at c=1, measured with
- * --trace-gc-nvp); as a plain generator over two arguments it does not.
- */
-async function* tracked(chunks: AsyncIterable<ChatChunk>, done: (status: number, u: UsageSplits) => void): AsyncGenerator<ChatChunk> {
-  let usage: ChatChunk['usage'];
-  let status = 200;
-  try {
-    for await (const chunk of chunks) {
-      if (chunk.usage) usage = chunk.usage;
-      else if (chunk[PARTIAL_USAGE] && !usage) usage = chunk[PARTIAL_USAGE];
-      yield chunk;
-    }
-  } catch (err) {
-    status = err instanceof UpstreamError ? err.status : 500;
-    throw err;
-  } finally {
-    done(status, splitsOf(usage));
   }
 }

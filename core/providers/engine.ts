@@ -121,7 +121,8 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
       }
       const upstream = toOpenAiRequest(PROVIDERS[t.provider].quirks, req, true);
       const body = await send(t, 'POST', '/chat/completions', openAiHeaders(t.apiKey, true), JSON.stringify(upstream), signal);
-      return openAiChunks(t.provider, decoded(t, body, signal));
+      // The body straight into the chunk stream (no `decoded` layer: this is the hot path).
+      return openAiChunks(t.provider, body, (e) => transportError(t.provider, e, signal));
     },
 
     async embeddings(t, req: EmbeddingsRequest, signal): Promise<EmbeddingsResponse> {

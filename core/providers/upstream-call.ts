@@ -145,7 +145,7 @@ class Call implements Dispatcher.DispatchHandler {
  * across chunks is decoded whole). Leaving an iteration early, or destroy(), aborts the call, which
  * closes the upstream connection instead of reading a body nobody wants.
  */
-export class UpstreamBody implements AsyncIterable<string> {
+export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string> {
   readonly #controller: Controller;
   #chunks: Buffer[] = [];
   #buffered = 0;
@@ -156,6 +156,8 @@ export class UpstreamBody implements AsyncIterable<string> {
   /** text() was called: it takes everything, so no backpressure. */
   #whole = false;
   #wake: (() => void) | undefined;
+  /** Set while iterating: the UTF-8 decoder carrying a character split across chunks. */
+  #decoder: TextDecoder | undefined;
 
   constructor(controller: Controller) {
     this.#controller = controller;
@@ -205,31 +207,49 @@ export class UpstreamBody implements AsyncIterable<string> {
     return utf8.decode(all);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+  /**
+   * The body is its own iterator (no async generator): each next() hands over everything that
+   * arrived since the last one, decoded as one string. A generator here was one of four stacked
+   * per streamed call, each allocating a promise and a result per chunk on every layer.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<string> {
     this.#claim();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        if (this.#chunks.length > 0) {
-          const chunks = this.#chunks;
-          this.#chunks = [];
-          this.#buffered = 0;
-          if (this.#controller.paused && !this.#ended) this.#controller.resume();
-          for (const c of chunks) {
-            const s = decoder.decode(c, { stream: true });
-            if (s) yield s;
-          }
-          continue;
-        }
-        if (this.#failed) throw this.#error;
-        if (this.#ended) break;
-        await this.#wait();
+    this.#decoder = new TextDecoder();
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<string>> {
+    const decoder = this.#decoder;
+    if (decoder === undefined) return DONE; // finished, failed or returned
+    for (;;) {
+      if (this.#chunks.length > 0) {
+        const chunks = this.#chunks;
+        this.#chunks = [];
+        this.#buffered = 0;
+        if (this.#controller.paused && !this.#ended) this.#controller.resume();
+        let s = '';
+        for (const c of chunks) s += decoder.decode(c, { stream: true });
+        if (s) return { value: s, done: false };
+        continue;
       }
-      const rest = decoder.decode();
-      if (rest) yield rest;
-    } finally {
-      this.destroy(); // a no-op once the body ended
+      if (this.#failed) {
+        this.#decoder = undefined;
+        throw this.#error;
+      }
+      if (this.#ended) {
+        this.#decoder = undefined;
+        const rest = decoder.decode();
+        return rest ? { value: rest, done: false } : DONE;
+      }
+      await this.#wait();
     }
+  }
+
+  /** Left early: destroying the body aborts the call (a no-op once the body ended). */
+  async return(): Promise<IteratorResult<string>> {
+    this.#decoder = undefined;
+    this.destroy();
+    return DONE;
   }
 
   #claim(): void {
@@ -247,6 +267,8 @@ export class UpstreamBody implements AsyncIterable<string> {
     wake?.();
   }
 }
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 // Strips a leading BOM, as undici's body.text() does.
 const utf8 = new TextDecoder();

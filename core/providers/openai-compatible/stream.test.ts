@@ -64,4 +64,46 @@ describe('OpenAI SSE → chunks', () => {
     assert.equal(got[2]!.usage, undefined);
     assert.equal(got[3]![RAW_JSON], undefined);
   });
+
+  /** Text in the given reads; records whether the consumer of the chunks closed it (return()). */
+  function reads(parts: string[]) {
+    const log = { returned: 0, pulled: 0 };
+    const it: AsyncIterableIterator<string> = {
+      [Symbol.asyncIterator]: () => it,
+      next: async () => (log.pulled < parts.length ? { value: parts[log.pulled++]!, done: false } : { value: undefined, done: true }),
+      return: async () => ((log.returned++), { value: undefined, done: true }),
+    };
+    return { it, log };
+  }
+
+  it('hands out the chunks before a bad event of the same read, then throws and closes the text', async () => {
+    const good = c({ choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] });
+    const { it: text, log } = reads([good + good + 'data: {oops\n\n' + good, good]);
+    const got: ChatChunk[] = [];
+    await assert.rejects(async () => {
+      for await (const x of openAiChunks('openai', text)) got.push(x);
+    }, (e: unknown) => e instanceof UpstreamError && e.status === 502);
+    assert.equal(got.length, 2);
+    assert.equal(log.pulled, 1, 'nothing is read past the failure');
+    assert.equal(log.returned, 1, 'the upstream text is closed');
+  });
+
+  it('a consumer leaving early closes the text; a stream read to its end does not need to', async () => {
+    const { it: text, log } = reads([text1(), 'data: [DONE]\n\n']);
+    for await (const _ of openAiChunks('openai', text)) break;
+    assert.equal(log.returned, 1);
+    const whole = reads([text1(), 'data: [DONE]\n\n']);
+    assert.equal((await collect(openAiChunks('openai', whole.it))).length, 2);
+    assert.equal(whole.log.returned, 0);
+    assert.equal(whole.log.pulled, 2, 'read to the end: what follows [DONE] is drained');
+  });
+
+  it('maps a failure of the text itself through mapError', async () => {
+    const failing: AsyncIterable<string> = { [Symbol.asyncIterator]: () => ({ next: async () => Promise.reject(new Error('socket reset')) }) };
+    await assert.rejects(collect(openAiChunks('openai', failing, (e) => new Error(`mapped: ${(e as Error).message}`))), /mapped: socket reset/);
+  });
 });
+
+function text1() {
+  return c({ choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] }) + c({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+}
