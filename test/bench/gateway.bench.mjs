@@ -10,6 +10,8 @@
 // never crossed cores while the call through svc crossed four times, and on this VM waking the other
 // vCPU costs ~50 µs a time: that asymmetry, not svc, was most of the "added" latency.
 // Throughput: svc alone on core 0, the fake and the client on core 1 ("the gateway on one core").
+// The same for streamed calls, reported as CPU per request only (a streamed call's cost is the
+// gateway's per-chunk work, which the non-streamed figures do not exercise).
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -63,7 +65,9 @@ export async function run() {
     // The bare fake gets the gateway's core for its own figure, so both servers run alone on a core.
     if (pin) taskset(['-a', '-p', '-c', GATEWAY_CORE, String(fake.child.pid)]);
     const fakeLoad = await withCpu(fake.child.pid, () => load(direct.origin, direct.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(direct, false) }));
+    const fakeStream = await withCpu(fake.child.pid, () => load(direct.origin, direct.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(direct, true) }));
     if (pin) taskset(['-a', '-p', '-c', CLIENT_CORE, String(fake.child.pid)]);
+    const gwStream = await withCpu(svc.child.pid, () => load(gw.origin, gw.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(gw, true) }));
 
     const added = (a, b) => `adds ${(a - b).toFixed(0)} µs`;
     const overBare = (set, q) => `${added(set.gw[q], set.direct[q])}; a bare node proxy adds ${(set.bare[q] - set.direct[q]).toFixed(0)} µs`;
@@ -81,6 +85,8 @@ export async function run() {
       row(`chat CPU per request under that load (µs; baseline: the fake's own)`, gwLoad.cpuUs, fakeLoad.cpuUs, '', undefined,
         note(`one core ≈ ${Math.round(1e6 / gwLoad.cpuUs)} req/s`)),
       row(`gateway peak RSS under that load (MB)`, rss.peak, undefined, '≤ 200 MB', rss.peak <= 200, note()),
+      row(`streamed chat CPU per request, ${CONNECTIONS} conns (µs; baseline: the fake's own)`, gwStream.cpuUs, fakeStream.cpuUs, '', undefined,
+        note([`${Math.round(gwStream.rps)} req/s`, gwStream.errors || fakeStream.errors ? `${gwStream.errors}/${fakeStream.errors} errors` : ''].filter(Boolean).join('; '))),
     ];
   } finally {
     await svc?.stop();
