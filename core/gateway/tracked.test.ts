@@ -66,4 +66,11 @@ describe('Tracked: a stream that reports its usage once, however it ends', () =>
     assert.equal(s.log.returned, 1);
     assert.equal(r.calls.length, 1);
   });
+
+  it('a source whose next() throws instead of rejecting still ends the stream with 500', async () => {
+    const r = recorder();
+    const bad: AsyncIterable<ChatChunk> = { [Symbol.asyncIterator]: () => ({ next: () => { throw new Error('sync'); } }) };
+    await assert.rejects(new Tracked(bad, r.done).next(), /sync/);
+    assert.deepEqual(r.calls.map((c) => c.status), [500]);
+  });
 });

@@ -22,15 +22,20 @@ export class Tracked implements AsyncIterableIterator<ChatChunk> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<ChatChunk>> {
-    if (this.#done === undefined) return { value: undefined, done: true };
-    let r: IteratorResult<ChatChunk>;
+  // Not an async method: `then` with handlers bound once per stream allocates a promise and a
+  // reaction per chunk, where an async function adds its own frame and await on top.
+  next(): Promise<IteratorResult<ChatChunk>> {
+    if (this.#done === undefined) return Promise.resolve({ value: undefined, done: true });
+    let pending: Promise<IteratorResult<ChatChunk>>;
     try {
-      r = await this.#chunks.next();
+      pending = this.#chunks.next();
     } catch (err) {
-      this.#end(err instanceof UpstreamError ? err.status : 500);
-      throw err;
+      pending = Promise.reject(err); // a source that throws instead of rejecting still ends the stream
     }
+    return pending.then(this.#onResult, this.#onError);
+  }
+
+  readonly #onResult = (r: IteratorResult<ChatChunk>): IteratorResult<ChatChunk> => {
     if (r.done) {
       this.#end(200);
       return r;
@@ -39,7 +44,12 @@ export class Tracked implements AsyncIterableIterator<ChatChunk> {
     if (chunk.usage) this.#usage = chunk.usage;
     else if (chunk[PARTIAL_USAGE] && !this.#usage) this.#usage = chunk[PARTIAL_USAGE];
     return r;
-  }
+  };
+
+  readonly #onError = (err: unknown): never => {
+    this.#end(err instanceof UpstreamError ? err.status : 500);
+    throw err;
+  };
 
   async return(): Promise<IteratorResult<ChatChunk>> {
     try {

@@ -224,11 +224,13 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
     for (;;) {
       if (this.#chunks.length > 0) {
         const chunks = this.#chunks;
+        const bytes = this.#buffered;
         this.#chunks = [];
         this.#buffered = 0;
         if (this.#controller.paused && !this.#ended) this.#controller.resume();
-        let s = '';
-        for (const c of chunks) s += decoder.decode(c, { stream: true });
+        // Several pieces (an HTTP chunk each) are joined as bytes and decoded once: decoding each
+        // and joining the strings made a rope that the SSE parser's first indexOf copied flat again.
+        const s = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes), { stream: true });
         if (s) return { value: s, done: false };
         continue;
       }

@@ -47,7 +47,13 @@ class OpenAiChunkStream implements AsyncIterableIterator<ChatChunk> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<ChatChunk>> {
+  next(): Promise<IteratorResult<ChatChunk>> {
+    // A chunk already parsed goes out without entering an async function (its frame and await).
+    if (this.#at < this.#queue.length) return Promise.resolve({ value: this.#queue[this.#at++]!, done: false });
+    return this.#pull();
+  }
+
+  async #pull(): Promise<IteratorResult<ChatChunk>> {
     for (;;) {
       if (this.#at < this.#queue.length) return { value: this.#queue[this.#at++]!, done: false };
       if (this.#closed) {
