@@ -169,7 +169,14 @@ export async function signUpOwner(origin) {
     if (r.status !== want) throw new Error(`bench: ${method} ${path} answered ${r.status}: ${text}`);
     return JSON.parse(text);
   };
-  return { user, call };
+  /** GET `path` with the session; the body as text (for /api/admin/metrics). */
+  const text = async (path) => {
+    const r = await fetch(`${origin}${path}`, { headers: session });
+    const body = await r.text();
+    if (r.status !== 200) throw new Error(`bench: GET ${path} answered ${r.status}: ${body}`);
+    return body;
+  };
+  return { user, call, text };
 }
 
 /** Owner, an openai-compatible account on the fake, a published agent, an access token. */
