@@ -211,6 +211,7 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
    * The body is its own iterator (no async generator): each next() hands over everything that
    * arrived since the last one, decoded as one string. A generator here was one of four stacked
    * per streamed call, each allocating a promise and a result per chunk on every layer.
+   * One next() at a time, as a for-await loop calls it: overlapping calls are not queued.
    */
   [Symbol.asyncIterator](): AsyncIterator<string> {
     this.#claim();

@@ -24,6 +24,8 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, 
  * usually completes several events; they are parsed together and handed out from `queue`.
  * A failure after some events of a read were parsed (a bad event, a cut stream) is thrown once the
  * chunks before it have been handed out, as the generator did.
+ * Like the upstream body it reads, it serves one next() at a time (a for-await loop, a
+ * ReadableStream's pull): unlike an async generator it does not queue overlapping calls.
  */
 class OpenAiChunkStream implements AsyncIterableIterator<ChatChunk> {
   readonly #text: AsyncIterator<string>;
