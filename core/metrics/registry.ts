@@ -45,13 +45,27 @@ export function createMetrics(opts: { defaults?: boolean } = {}): Metrics {
       registers: [registry],
     }),
   };
-  // Label sets are bounded (methods × route templates × statuses).
+  // Looked up without building anything: a key string and a labels closure per request were
+  // garbage on every call, the gateway's included. FastCounter/FastHistogram keep one child per
+  // key for good, so holding on to them here changes nothing. Bounded like the label sets
+  // (methods × route templates × statuses).
+  type Series = { count: CounterChild; duration: HistogramChild };
+  const byMethod = new Map<string, Map<string, Map<number, Series>>>();
   return {
     ...m,
     http(method, route, status) {
-      const key = `${method} ${route} ${status}`;
-      const labels = () => ({ method, route, status: String(status) });
-      return { count: m.httpRequests.child(key, labels), duration: m.httpDuration.child(key, labels) };
+      let byRoute = byMethod.get(method);
+      if (byRoute === undefined) byMethod.set(method, (byRoute = new Map()));
+      let byStatus = byRoute.get(route);
+      if (byStatus === undefined) byRoute.set(route, (byStatus = new Map()));
+      let series = byStatus.get(status);
+      if (series === undefined) {
+        const key = `${method} ${route} ${status}`;
+        const labels = () => ({ method, route, status: String(status) });
+        series = { count: m.httpRequests.child(key, labels), duration: m.httpDuration.child(key, labels) };
+        byStatus.set(status, series);
+      }
+      return series;
     },
   };
 }

@@ -16,9 +16,13 @@ test('refuses empty, overlong and injection-prone ids', () => {
   assert.equal(isValidRequestId(null), false);
 });
 
-test('generated ids are valid and distinct', () => {
-  const a = newRequestId();
-  const b = newRequestId();
-  assert.equal(isValidRequestId(a), true);
-  assert.notEqual(a, b);
+test('generated ids are valid, req_ and 32 hex digits, and distinct across pool refills', () => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 1000; i++) {
+    const id = newRequestId();
+    assert.match(id, /^req_[0-9a-f]{32}$/);
+    assert.equal(isValidRequestId(id), true);
+    seen.add(id);
+  }
+  assert.equal(seen.size, 1000);
 });

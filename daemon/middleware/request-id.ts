@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../types.ts';
 
@@ -12,8 +12,22 @@ export function isValidRequestId(value: string | undefined | null): value is str
   return typeof value === 'string' && VALID_REQUEST_ID.test(value);
 }
 
+// 16 random bytes per id (as many as a UUID's), hex: `req_` + 32 characters. The bytes come from a
+// buffer refilled 256 ids at a time; randomUUID() with its dashes stripped built four strings per
+// request (~0.9 KB of garbage on every gateway call, `npm run bench -- alloc`). Not secrets: ids
+// only need to be unique and unguessable enough not to collide.
+const ID_BYTES = 16;
+const ids = Buffer.alloc(ID_BYTES * 256);
+let nextId = ids.length;
+
 export function newRequestId(): string {
-  return `req_${randomUUID().replaceAll('-', '')}`;
+  if (nextId === ids.length) {
+    randomFillSync(ids);
+    nextId = 0;
+  }
+  const hex = ids.toString('hex', nextId, nextId + ID_BYTES);
+  nextId += ID_BYTES;
+  return 'req_' + hex;
 }
 
 /**
