@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { openAiChunks } from './openai-compatible/stream.ts';
 import { callUpstream, type CallOptions } from './upstream-call.ts';
 
 /** What the server saw of each request: its body, and whether the client went away before the end. */
@@ -53,6 +54,10 @@ async function route(req: IncomingMessage, res: ServerResponse) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: 1\n\n');
       return; // never ends: the client must close it
+    case '/endless-chat':
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] })}\n\n`);
+      return; // never ends
     case '/hang':
       return; // no response at all
     case '/reset':
@@ -138,6 +143,21 @@ describe('callUpstream', () => {
       assert.equal(s, 'data: 1\n\n');
       break;
     }
+    const rec = seen.at(-1)!;
+    for (let i = 0; i < 200 && !rec.clientClosed; i++) await sleep(10);
+    assert.equal(rec.clientClosed, true);
+  });
+
+  it('the OpenAI chunk stream returned while a read is pending (a cancelled response stream): the read settles, the connection closes', async () => {
+    const r = await callUpstream(pool, opts('/endless-chat'));
+    const chunks = openAiChunks('openai', r.body);
+    assert.equal((await chunks.next()).value?.choices[0]?.delta.content, 'a');
+    const pending = chunks.next(); // the upstream sends nothing more: this read waits
+    await chunks.return();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((resolve) => (timer = setTimeout(resolve, 5000, 'still pending after 5 s')));
+    await assert.rejects(Promise.race([pending, late]).finally(() => clearTimeout(timer)), /abandoned/);
+    assert.deepEqual(await chunks.next(), { value: undefined, done: true });
     const rec = seen.at(-1)!;
     for (let i = 0; i < 200 && !rec.clientClosed; i++) await sleep(10);
     assert.equal(rec.clientClosed, true);
