@@ -33,10 +33,13 @@ export async function run() {
   const home = tempDir('svc-bench-gateway-');
   const restoreAffinity = pin ? pinSelf(CLIENT_CORE) : () => {};
   let fake;
+  let paced;
   let svc;
   let bare;
   try {
     fake = await startFakeUpstream(pin ? CLIENT_CORE : undefined);
+    // A second fake that sends streamed events 1 ms apart: one event per read, as models send them.
+    paced = await startFakeUpstream(pin ? CLIENT_CORE : undefined, { FAKE_CHUNK_DELAY_MS: '1' });
     // BENCH_GATEWAY_SOURCE=1 runs cli/main.ts instead of dist/svc (readable names in a profile).
     // BENCH_GATEWAY_SVC=<path> measures another build of the binary (A/B against an older commit).
     const serve = process.env.BENCH_GATEWAY_SOURCE === '1' ? [process.execPath, join(repoRoot, 'cli', 'main.ts'), 'serve'] : [process.env.BENCH_GATEWAY_SVC ?? distBinary, 'serve'];
@@ -47,6 +50,7 @@ export async function run() {
     const gwOrigin = `http://127.0.0.1:${svc.port}`;
     const owner = {};
     const key = await setUp(gwOrigin, fake.url, owner);
+    await owner.call('POST', '/api/app/provider-accounts', { provider: 'openai-compatible', name: 'Paced', slug: 'paced', baseUrl: paced.url, models: ['bench-model'] }, 201);
     const overhead = () => owner.text('/api/admin/metrics').then(overheadBuckets);
 
     // The floor: a bare node:http + undici proxy on the gateway's core (bare-proxy.mjs).
@@ -73,6 +77,12 @@ export async function run() {
     const fakeStream = await withCpu(fake.child.pid, () => load(direct.origin, direct.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(direct, true) }));
     if (pin) taskset(['-a', '-p', '-c', CLIENT_CORE, String(fake.child.pid)]);
     const gwStream = await withCpu(svc.child.pid, () => load(gw.origin, gw.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(gw, true) }));
+    // Paced streams: svc's CPU per event forwarded, against the paced fake's own CPU per event sent.
+    const gwPaced = { ...gw, model: 'paced/bench-model' };
+    const directPaced = { ...direct, origin: paced.origin };
+    const events = await eventsPerStream(gwPaced);
+    const svcPaced = await withCpu(svc.child.pid, () => load(gw.origin, gw.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(gwPaced, true) }));
+    const fakePaced = await withCpu(paced.child.pid, () => load(directPaced.origin, directPaced.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(directPaced, true) }));
 
     const added = (a, b) => `adds ${(a - b).toFixed(0)} µs`;
     const overBare = (set, q) => `${added(set.gw[q], set.direct[q])}; a bare node proxy adds ${(set.bare[q] - set.direct[q]).toFixed(0)} µs`;
@@ -94,8 +104,11 @@ export async function run() {
       row(`gateway peak RSS under that load (MB)`, rss.peak, undefined, '≤ 200 MB', rss.peak <= 200, note()),
       row(`streamed chat CPU per request, ${CONNECTIONS} conns (µs; baseline: the fake's own)`, gwStream.cpuUs, fakeStream.cpuUs, '', undefined,
         note([`${Math.round(gwStream.rps)} req/s`, gwStream.errors || fakeStream.errors ? `${gwStream.errors}/${fakeStream.errors} errors` : ''].filter(Boolean).join('; '))),
+      row(`paced streams (events 1 ms apart), ${CONNECTIONS} conns: CPU per event (µs; baseline: the fake's own)`, svcPaced.cpuUs / events, fakePaced.cpuUs / events, '', undefined,
+        note(`${events} events per stream; ${Math.round(svcPaced.rps * events)} events/s`)),
     ];
   } finally {
+    await paced?.stop();
     await svc?.stop();
     await bare?.stop();
     await fake?.stop();
@@ -125,6 +138,14 @@ const clockTicks = (() => {
     return 100;
   }
 })();
+
+/** `data:` events in one streamed answer through `t` ([DONE] included: it is written too). */
+async function eventsPerStream(t) {
+  const r = await fetch(t.origin + t.path, post(t, true));
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`bench: ${t.path} answered ${r.status}: ${text}`);
+  return text.split('\n\n').filter((e) => e.startsWith('data:')).length;
+}
 
 function row(metric, value, baseline, target, ok, note) {
   return { metric, value, ...(baseline === undefined ? {} : { baseline }), ...(target ? { target } : {}), ...(ok === undefined ? {} : { ok }), ...(note ? { note } : {}) };
@@ -202,10 +223,11 @@ function percentiles(xs) {
 /** The fake upstream in its own process on the client's core; it prints {"url","origin"} once listening. */
 
 /** Owner sign-up, an openai-compatible account on the fake, high workspace limits, a member key.
- * `owner.text` is set to a GET with the owner's session (the owner is the operator). */
+ * `owner.text` and `owner.call` are set to calls with the owner's session (the owner is the operator). */
 export async function setUp(origin, fakeUrl, owner = {}) {
   const { user, call, text } = await signUpOwner(origin);
   owner.text = text;
+  owner.call = call;
   await call('POST', '/api/app/provider-accounts', { provider: 'openai-compatible', name: 'Bench', slug: 'bench', baseUrl: fakeUrl, models: ['bench-model'] }, 201);
   const high = { requestsPerMinute: 10_000_000, tokensPerMinute: 1_000_000_000, tokensPerMonth: null };
   await call('PUT', '/api/app/limits', high, 200);

@@ -126,12 +126,13 @@ export async function load(origin, path, { connections = 16, seconds = 5, warmup
   }
 }
 
-/** The in-repo fake OpenAI upstream in its own process (`taskset -c <core>` when `core` is given). */
-export async function startFakeUpstream(core) {
+/** The in-repo fake OpenAI upstream in its own process (`taskset -c <core>` when `core` is given;
+ * `env` adds to its environment, e.g. FAKE_CHUNK_DELAY_MS). */
+export async function startFakeUpstream(core, env = {}) {
   const { createInterface } = await import('node:readline');
   const script = join(repoRoot, 'test', 'helpers', 'fake-upstream-cli.ts');
   const [cmd, args] = core === undefined ? [process.execPath, [script, 'openai']] : ['taskset', ['-c', core, process.execPath, script, 'openai']];
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const exit = new Promise((resolve) => child.once('exit', resolve));
   const line = await new Promise((resolve, reject) => {
     const rl = createInterface({ input: child.stdout });

@@ -13,7 +13,8 @@ const N = Number(process.argv[3] ?? 20000);
 const dir = process.env.PROFILE_DIR ?? '/tmp/svc-prof';
 mkdirSync(dir, { recursive: true });
 const home = tempDir('svc-prof-');
-const fake = await startFakeUpstream('1');
+// PROFILE_PACED=1: the fake sends streamed events 1 ms apart (one per read, as models send them).
+const fake = await startFakeUpstream('1', process.env.PROFILE_PACED === '1' ? { FAKE_CHUNK_DELAY_MS: '1' } : {});
 const svc = await startServer('taskset', ['-c', '0', process.execPath, ...V8_FLAGS, '--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${dir}`, join(repoRoot, 'cli', 'main.ts'), 'serve'], { PATH: '/usr/bin:/bin', HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') });
 const key = await setUp(`http://127.0.0.1:${svc.port}`, fake.url);
 const pool = new Pool(`http://127.0.0.1:${svc.port}`, { connections: 1 });
