@@ -261,7 +261,7 @@ function ownRow(route, h) {
   const share = (le) => ((100 * (h.buckets.find((b) => b.le >= le)?.count ?? h.count)) / h.count).toFixed(1);
   const p99 = h.buckets.find((b) => b.count >= 0.99 * h.count)?.le;
   return row(`svc's own time (svc_gateway_overhead_seconds{route="${route}"}), p99 ≤ (µs)`, p99 === undefined ? NaN : p99 * 1e6, undefined, '', undefined,
-    `${h.count} requests: ${share(0.00025)}% ≤ 250 µs, ${share(0.001)}% ≤ 1 ms`);
+    `${h.count} requests: ${share(0.00005)}% ≤ 50 µs, ${share(0.0001)}% ≤ 100 µs, ${share(0.00025)}% ≤ 250 µs, ${share(0.001)}% ≤ 1 ms`);
 }
 
 /** The overhead histogram's cumulative buckets by route, from the Prometheus text. */
