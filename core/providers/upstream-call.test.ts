@@ -153,7 +153,7 @@ describe('callUpstream', () => {
     const chunks = openAiChunks('openai', r.body);
     assert.equal((await chunks.next()).value?.choices[0]?.delta.content, 'a');
     const pending = chunks.next(); // the upstream sends nothing more: this read waits
-    await chunks.return();
+    await chunks.return!();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise((resolve) => (timer = setTimeout(resolve, 5000, 'still pending after 5 s')));
     await assert.rejects(Promise.race([pending, late]).finally(() => clearTimeout(timer)), /abandoned/);

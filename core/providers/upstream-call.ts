@@ -28,6 +28,9 @@ export interface CallOptions {
   bodyTimeout: number;
 }
 
+/** The one finished-iteration result the stream iterators here hand out (frozen: it is shared). */
+export const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
 /** Bytes buffered ahead of a slow reader before the upstream socket is paused. */
 const HIGH_WATER = 64 * 1024;
 
@@ -270,8 +273,6 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
     wake?.();
   }
 }
-
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 // Strips a leading BOM, as undici's body.text() does.
 const utf8 = new TextDecoder();

@@ -1,6 +1,7 @@
 import { RAW_JSON, type ChatChunk, type ChatUsage } from '../../gateway/types.ts';
 import { badResponse, streamError } from '../errors.ts';
 import { SseParser } from '../sse.ts';
+import { DONE } from '../upstream-call.ts';
 import type { ProviderId } from '../types.ts';
 
 /**
@@ -14,8 +15,6 @@ import type { ProviderId } from '../types.ts';
 export function openAiChunks(provider: ProviderId, text: AsyncIterable<string>, mapError?: (err: unknown) => unknown): AsyncIterableIterator<ChatChunk> {
   return new OpenAiChunkStream(provider, text[Symbol.asyncIterator](), mapError);
 }
-
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 /**
  * An iterator class rather than an async generator: this is the hottest loop of a streamed call,
