@@ -23,6 +23,12 @@ export const name = 'gateway';
 export const description = 'chat via svc serve vs the fake upstream directly: added latency, TTFT, req/s on one core, RSS';
 
 const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 5000);
+// Warm-up requests per path before the c=1 latency samples. V8 keeps tiering code up long after the
+// first few hundred requests: after 1,000 warm-up requests it still ran 188 TurboFan compiles (and
+// after 8,000, 114) during the next 10,000, each a 1-5 ms job on a background thread that here shares
+// the one core with svc and the fake, so the measured p99 was the JIT's warm-up, for the direct call
+// as much as for svc. After 15,000 it ran 25, and the tails stopped moving (docs/performance.md).
+const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 15_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_GATEWAY_CONNECTIONS ?? 32);
 const GATEWAY_CORE = '0';
@@ -167,7 +173,7 @@ async function latencies(gw, direct, bare, stream, afterWarmup) {
   const targets = all.map((t, i) => ({ pool: pools[i], path: t.path, ...post(t, stream) }));
   const samples = all.map(() => []);
   try {
-    const warmup = Math.ceil(LATENCY_REQUESTS / 10);
+    const warmup = LATENCY_WARMUP;
     for (let i = 0; i < warmup + LATENCY_REQUESTS; i++) {
       if (i === warmup) await afterWarmup();
       for (let k = 0; k < targets.length; k++) {
