@@ -173,12 +173,11 @@ async function latencies(gw, direct, bare, stream, afterWarmup) {
   const targets = all.map((t, i) => ({ pool: pools[i], path: t.path, ...post(t, stream) }));
   const samples = all.map(() => []);
   try {
-    const warmup = LATENCY_WARMUP;
-    for (let i = 0; i < warmup + LATENCY_REQUESTS; i++) {
-      if (i === warmup) await afterWarmup();
+    for (let i = 0; i < LATENCY_WARMUP + LATENCY_REQUESTS; i++) {
+      if (i === LATENCY_WARMUP) await afterWarmup();
       for (let k = 0; k < targets.length; k++) {
         const ms = await once(targets[k], stream);
-        if (i >= warmup) samples[k].push(ms * 1000);
+        if (i >= LATENCY_WARMUP) samples[k].push(ms * 1000);
       }
     }
   } finally {
