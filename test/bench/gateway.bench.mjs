@@ -28,7 +28,7 @@ const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 5000);
 // after 8,000, 114) during the next 10,000, each a 1-5 ms job on a background thread that here shares
 // the one core with svc and the fake, so the measured p99 was the JIT's warm-up, for the direct call
 // as much as for svc. After 15,000 it ran 25, and the tails stopped moving (docs/performance.md).
-const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 15_000);
+export const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 15_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_GATEWAY_CONNECTIONS ?? 32);
 const GATEWAY_CORE = '0';

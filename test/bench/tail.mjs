@@ -4,21 +4,21 @@
 // bare proxy and the fake directly, alternated and pinned as the gateway bench does (servers on core
 // 0, this client on core 1), with every server's GC pauses logged (gc-log.mjs). For each path it
 // prints percentiles and how many of its slowest 1% overlapped a GC pause, and in which process.
-//   TAIL_WARMUP=n       warm-up requests per path first (default 15,000, as the gateway bench)
+//   TAIL_WARMUP=n       warm-up requests per path first (default: the gateway bench's, 15,000)
 //   TAIL_PERF=sched     also trace the scheduler (`perf sched record`, needs perf) over the measured
 //                       requests and say, for svc's slowest 1%, which thread ran longest on core 0
 //   TAIL_SVC_FLAGS=...  extra node/V8 flags for svc, e.g. '--max-semi-space-size=16'
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { repoRoot, startFakeUpstream, startServer, tempDir } from './lib.mjs';
-import { once, post, setUp } from './gateway.bench.mjs';
+import { LATENCY_WARMUP, once, post, setUp } from './gateway.bench.mjs';
 import { V8_FLAGS } from '../../scripts/v8-flags.mjs';
 
 const stream = process.argv[2] === 'stream';
 const N = Number(process.argv[3] ?? 10_000);
-const WARMUP = Number(process.env.TAIL_WARMUP ?? 15_000);
+const WARMUP = Number(process.env.TAIL_WARMUP ?? LATENCY_WARMUP);
 const dir = tempDir('svc-tail-');
 const gcPrefix = join(dir.dir, 'gc');
 const preload = ['--import', join(repoRoot, 'test', 'bench', 'gc-log.mjs')];
@@ -65,7 +65,7 @@ const pauses = Object.fromEntries(
 );
 const origin = performance.timeOrigin;
 for (const p of paths) {
-  const sorted = p.samples.slice().sort((a, b) => a[1] - b[1]);
+  const sorted = p.samples.sort((a, b) => a[1] - b[1]);
   const at = (q) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))][1] * 1000).toFixed(0);
   p.slowest = sorted.slice(Math.floor(0.99 * sorted.length));
   const hits = {};
