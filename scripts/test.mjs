@@ -37,7 +37,7 @@ if (files.some((f) => f.startsWith('test/e2e/') || f.startsWith('test/fault/')))
 
 // Two phases. First everything but the fault tests, two files at a time (2 cores; most files wait
 // on I/O). Then the fault tests, one at a time and after everything else: they kill processes,
-// saturate the CPU and restart the shared PostgreSQL server, which would break tests running beside
+// saturate the CPU and restart a PostgreSQL server of their own, which would disturb tests running beside
 // them. Each phase prints the runner's summary; a last line totals both.
 const faults = files.filter((f) => f.startsWith('test/fault/'));
 const rest = files.filter((f) => !f.startsWith('test/fault/'));

@@ -1,20 +1,19 @@
 // PostgreSQL: while queued runs execute on 3 `svc worker` processes, terminate every connection to
-// the store's database over and over (pg_terminate_backend) and restart the PostgreSQL server once.
-// Same guarantees as the kill test: 0 runs lost, 0 provider calls repeated, every run terminal.
-// The server is always brought back (even when the test fails). Sizes: 240 runs; 1,000 with
-// SVC_FAULT_FULL=1.
+// the store's database over and over (pg_terminate_backend) and restart the PostgreSQL server once —
+// a private server started for this test. Same guarantees as the kill test: 0 runs lost, 0 provider
+// calls repeated, every run terminal. Sizes: 240 runs; 1,000 with SVC_FAULT_FULL=1.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { createScratchDatabase } from '../helpers/pgdb.ts';
+import { startPrivatePostgres } from '../helpers/private-postgres.ts';
 import { size, sleep } from './harness.ts';
 import { runScenario, summary, type FaultContext } from './scenario.ts';
 
-const ADMIN_URL = process.env.SVC_TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const VERSION = readdirSync('/etc/postgresql')[0]!;
-const ctl = (action: string) => spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, 'main', action], { encoding: 'utf8', timeout: 60_000 });
+// The server this test restarts is its own, never the machine's shared one.
+const server = await startPrivatePostgres();
+after(() => server.stop());
+const ADMIN_URL = server.adminUrl;
 
 async function pgUp(): Promise<boolean> {
   const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 1000 });
@@ -29,14 +28,9 @@ async function pgUp(): Promise<boolean> {
   }
 }
 
-/** Whatever happened, leave the server running for everyone else. */
-async function ensureUp(): Promise<void> {
-  for (let i = 0; i < 40 && !(await pgUp()); i++) {
-    if (i % 10 === 0) ctl('start');
-    await sleep(500);
-  }
+async function waitUp(): Promise<void> {
+  for (let i = 0; i < 40 && !(await pgUp()); i++) await sleep(250);
 }
-after(ensureUp);
 
 async function terminateAll(db: string): Promise<number> {
   const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 1000 });
@@ -63,9 +57,8 @@ async function hurt(ctx: FaultContext, db: string): Promise<Record<string, numbe
     rounds++;
     if (rounds === 4) {
       const t0 = performance.now();
-      const r = ctl('restart');
-      if (r.status !== 0) throw new Error(`pg_ctlcluster restart failed: ${r.stderr}`);
-      await ensureUp();
+      server.restart();
+      await waitUp();
       restartMs = performance.now() - t0;
       restarts++;
       continue;
@@ -76,7 +69,7 @@ async function hurt(ctx: FaultContext, db: string): Promise<Record<string, numbe
 }
 
 test('PostgreSQL: connections terminated repeatedly and one server restart while runs execute', { timeout: 170_000 }, async () => {
-  const scratch = await createScratchDatabase('svc_fault_pg');
+  const scratch = await createScratchDatabase('svc_fault_pg', ADMIN_URL);
   try {
     const runs = size(240, 1000);
     const r = await runScenario({
@@ -99,7 +92,6 @@ test('PostgreSQL: connections terminated repeatedly and one server restart while
     // A lost connection is an error to retry, never the end of a worker process.
     assert.deepEqual(r.exits, [], 'workers exited on their own');
   } finally {
-    await ensureUp();
     await scratch.drop();
   }
 });

@@ -1,5 +1,5 @@
-// A fresh PostgreSQL database on the local server (127.0.0.1:5432, trust auth) for one test run,
-// dropped afterwards. The admin connection goes to the always-present database `test`.
+// A fresh PostgreSQL database for one test run, dropped afterwards, on the server that
+// SVC_TEST_PG_ADMIN_URL names (default: 127.0.0.1:5432, trust auth, database `test`).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
@@ -11,10 +11,11 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-export async function createScratchDatabase(prefix = 'svc_test'): Promise<ScratchDatabase> {
+export async function createScratchDatabase(prefix = 'svc_test', adminUrl = ADMIN_URL): Promise<ScratchDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = (sql: string) => adminQuery(adminUrl, sql);
   await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     name,
@@ -24,9 +25,14 @@ export async function createScratchDatabase(prefix = 'svc_test'): Promise<Scratc
   };
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 });
-  await client.connect();
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    const where = new URL(adminUrl).host;
+    throw new Error(`no PostgreSQL for the tests at ${where} (${(err as Error).message}): start one, or set SVC_TEST_PG_ADMIN_URL to a server the tests may create databases on`);
+  }
   try {
     await client.query(sql);
   } finally {
