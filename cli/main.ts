@@ -50,7 +50,7 @@ export function buildProgram(): Command {
 
   program
     .command('doctor')
-    .description('Check configuration, store, secrets and model targets, and say how to fix each problem')
+    .description('Check configuration, store, secrets and model targets, and say how to fix each problem. Only looks: creates, migrates and writes nothing')
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./commands/doctor.ts')).doctor(opts));
 

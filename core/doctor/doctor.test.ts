@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
@@ -84,5 +84,53 @@ describe('doctor: local model target', () => {
   });
   it('ok when no local target is configured', async () => {
     assert.equal((await checkLocalTarget(loadConfig({ HOME: '/h' }).config))[0]!.status, 'ok');
+  });
+});
+
+describe('doctor: looks, never changes', () => {
+  it('on an empty HOME it creates no data dir, database or secrets file', async () => {
+    const { runDoctor } = await import('./index.ts');
+    const home = tmp();
+    const findings = await runDoctor({ HOME: home });
+    assert.deepEqual(readdirSync(home), [], 'doctor created files');
+    const store = findings.find((f) => f.check === 'store');
+    assert.equal(store?.status, 'ok');
+    assert.match(store!.message, /does not exist yet/);
+  });
+  it('a regular file where the data dir should be is a failure, not a writable dir', () => {
+    const dir = tmp();
+    const file = join(dir, 'afile');
+    writeFileSync(file, '');
+    const { config } = checkConfig({ HOME: dir, SERVICE_DB_PATH: join(file, 'svc.db') });
+    const f = checkDataDir(config!).find((x) => x.check === 'data-dir');
+    assert.equal(f?.status, 'fail');
+    assert.match(f!.message, /is a file, not a directory/);
+  });
+  it('an unreachable local target names the cause (ECONNREFUSED), not "fetch failed"', async () => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const { config } = checkConfig({ HOME: tmp(), LOCAL_LLM_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    const [f] = await checkLocalTarget(config!);
+    assert.equal(f?.status, 'fail');
+    assert.match(f!.message, /ECONNREFUSED/);
+    assert.doesNotMatch(f!.message, /fetch failed/);
+  });
+});
+
+describe('doctor: store', () => {
+  it('reads an existing, migrated SQLite file read-only and reports its schema current', async () => {
+    const { openDb, migrate } = await import('../store/index.ts');
+    const { checkStore } = await import('./store-checks.ts');
+    const home = tmp();
+    const { config } = checkConfig({ HOME: home });
+    const db = await openDb(config!);
+    await migrate(db);
+    await db.close();
+    const before = statSync(config!.dbPath).mtimeMs;
+    const findings = await checkStore(config!);
+    assert.deepEqual(findings.map((f) => [f.check, f.status]), [['store', 'ok'], ['migrations', 'ok']], JSON.stringify(findings));
+    assert.equal(statSync(config!.dbPath).mtimeMs, before);
   });
 });

@@ -18,17 +18,22 @@ export function checkDataDir(config: Config, freeBytes = (p: string) => { const 
     const dir = dirname(config.dbPath);
     const probe = existingAncestor(dir);
     try {
+      if (!statSync(probe).isDirectory()) throw new Error('not a directory');
       accessSync(probe, constants.W_OK | constants.R_OK);
       findings.push({ check: 'data-dir', status: 'ok', message: `${dir} is writable` });
     } catch {
       findings.push({
         check: 'data-dir',
         status: 'fail',
-        message: `${probe} is not writable by this user, so the database ${config.dbPath} cannot be created or written`,
-        fix: `chown $(id -u) ${probe}  (or set SERVICE_DB_PATH to a writable location)`,
+        message: statSync(probe).isDirectory()
+          ? `${probe} is not writable by this user, so the database ${config.dbPath} cannot be created or written`
+          : `${probe} is a file, not a directory, so the database ${config.dbPath} cannot be created there`,
+        fix: statSync(probe).isDirectory()
+          ? `chown $(id -u) ${probe}  (or set SERVICE_DB_PATH to a writable location)`
+          : `set SERVICE_DB_PATH to a path inside a directory (or move ${probe} away)`,
       });
     }
-    if (existsSync(dir) && (statSync(dir).mode & 0o007) !== 0) {
+    if (existsSync(dir) && statSync(dir).isDirectory() && (statSync(dir).mode & 0o007) !== 0) {
       findings.push({ check: 'data-dir', status: 'warn', message: `${dir} is accessible to other users`, fix: `chmod 700 ${dir}` });
     }
     const free = freeBytes(probe);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Config } from '../config/index.ts';
 import { migrationStatus, openDb } from '../store/index.ts';
 import type { Finding } from './types.ts';
@@ -5,9 +6,12 @@ import type { Finding } from './types.ts';
 /** The store answers, and its schema matches this binary. Never writes: doctor only looks. */
 export async function checkStore(config: Config): Promise<Finding[]> {
   const where = config.SERVICE_STORE === 'sqlite' ? config.dbPath : 'DATABASE_URL';
+  if (config.SERVICE_STORE === 'sqlite' && !existsSync(config.dbPath)) {
+    return [{ check: 'store', status: 'ok', message: `${config.dbPath} does not exist yet; svc serve (or svc migrate) creates it` }];
+  }
   let db;
   try {
-    db = await openDb(config);
+    db = await openDb(config, { readonly: true });
     await db.ping();
   } catch (err) {
     await db?.close().catch(() => {});

@@ -21,8 +21,15 @@ export async function checkLocalTarget(config: Config, timeoutMs = 3000): Promis
     return [{
       check: 'local-model',
       status: 'fail',
-      message: `GET ${url} ${timedOut ? `timed out after ${timeoutMs} ms` : `failed: ${(err as Error).message}`}`,
+      message: `GET ${url} ${timedOut ? `timed out after ${timeoutMs} ms` : `failed: ${networkCause(err)}`}`,
       fix: 'start the local model server, or correct/unset LOCAL_LLM_BASE_URL (and OLLAMA_BASE_URL)',
     }];
   }
+}
+
+/** fetch() says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is on its cause. */
+export function networkCause(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  if (!cause) return (err as Error).message;
+  return cause.code && !cause.message?.includes(cause.code) ? `${cause.code}: ${cause.message}` : (cause.message ?? String(cause.code));
 }

@@ -8,7 +8,7 @@ import type { Db } from './types.ts';
  */
 export type StoreConfig = Pick<Config, 'SERVICE_STORE' | 'dbPath' | 'DATABASE_URL' | 'SERVICE_DB_POOL_SIZE' | 'SERVICE_LOG_LEVEL'>;
 
-export async function openDb(config: StoreConfig, opts: { logger?: Logger } = {}): Promise<Db> {
+export async function openDb(config: StoreConfig, opts: { logger?: Logger; readonly?: boolean } = {}): Promise<Db> {
   if (config.SERVICE_STORE === 'postgres') {
     if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required when SERVICE_STORE=postgres');
     const { openPostgresDb } = await import('./postgres/db.ts');
@@ -17,7 +17,7 @@ export async function openDb(config: StoreConfig, opts: { logger?: Logger } = {}
     return openPostgresDb(config.DATABASE_URL, { poolSize: config.SERVICE_DB_POOL_SIZE, logger });
   }
   const { openSqliteDb } = await import('./sqlite/db.ts');
-  return openSqliteDb(config.dbPath);
+  return openSqliteDb(config.dbPath, { readonly: opts.readonly });
 }
 
 export { migrate, migrationStatus, MigrationError, knownMigrations, readMigrationsFromDisk } from './migrations.ts';

@@ -22,6 +22,8 @@ export interface SqliteDbOptions {
   busyTimeoutMs?: number;
   /** Prepared statements kept per connection (oldest evicted first). */
   statementCacheSize?: number;
+  /** Open an existing file without creating or changing anything (`svc doctor`). */
+  readonly?: boolean;
 }
 
 interface TxFrame {
@@ -36,15 +38,15 @@ const DEFAULT_STATEMENT_CACHE = 500;
 
 export function openSqliteDb(path: string, opts: SqliteDbOptions = {}): Db {
   const busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // The single-executable build dlopens the embedded addon itself and hands it over here;
   // from source, better-sqlite3 finds its own prebuild.
   const addon = (globalThis as { __SVC_SQLITE_ADDON__?: object }).__SVC_SQLITE_ADDON__;
-  const options: Database.Options = { timeout: busyTimeoutMs };
+  const options: Database.Options = { timeout: busyTimeoutMs, ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}) };
   if (addon !== undefined) (options as { nativeBinding?: unknown }).nativeBinding = addon;
   const conn = new Database(path, options);
   try {
-    conn.pragma('journal_mode = WAL');
+    if (!opts.readonly) conn.pragma('journal_mode = WAL');
     conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
     conn.pragma('synchronous = NORMAL');
     conn.pragma('foreign_keys = ON');
