@@ -22,6 +22,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$root"
 say() { printf 'install: %s\n' "$*"; }
 die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
+# npm's own chatter (update notices, warnings about configs it no longer knows, such as a user-level
+# `nodedir`) is noise here; real errors still print.
+export npm_config_update_notifier=false npm_config_loglevel=error npm_config_fund=false npm_config_audit=false
 
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
@@ -49,18 +52,17 @@ else
   if [ -n "$system_node" ]; then have=$("$system_node" --version 2>/dev/null || echo unknown); fi
   say "Node on PATH: $have; fetching Node 24 (node-linux-$arch) from the npm registry"
   # The `node` package's own install script would do the same but npm here does not run it.
-  npm install --prefix .toolchain --no-save --no-audit --no-fund "node-linux-$arch@24" >/dev/null
+  npm install --prefix .toolchain --no-save "node-linux-$arch@24" >/dev/null
   ln -sfn ../node_modules/node-linux-$arch/bin/node "$toolchain_node"
   [ "$(node_major "$toolchain_node")" = 24 ] || die "Node 24 did not install into .toolchain"
   say "installed Node $("$toolchain_node" --version) into .toolchain"
 fi
 
 node_bin=$(readlink -f "$toolchain_node")
-node_dir=$(dirname "$(dirname "$node_bin")")
 export PATH="$root/.toolchain/bin:$root/node_modules/.bin:$PATH"
-# Native addons build against these headers, never the system Node 20's (a user-level npm config may
-# point node-gyp elsewhere). better-sqlite3 ships N-API prebuilds, so normally nothing compiles.
-if [ -f "$node_dir/include/node/node_api.h" ]; then export npm_config_nodedir="$node_dir"; fi
+# Nothing compiles (better-sqlite3 ships N-API prebuilds and install scripts are off), so npm needs no
+# `nodedir`; a user-level one pointing at other Node headers is dropped for the same reason.
+unset npm_config_nodedir
 
 # --- 2. Dependencies ----------------------------------------------------------------------------
 stamp="node_modules/.svc-install-stamp"
@@ -71,7 +73,7 @@ else
   say "installing dependencies (npm ci)"
   # --ignore-scripts: nothing here needs an install script (esbuild finds its platform package on
   # its own, better-sqlite3 uses its prebuild), and scripts are where supply-chain attacks run.
-  npm ci --ignore-scripts --no-audit --no-fund >/dev/null
+  npm ci --ignore-scripts >/dev/null
   printf '%s' "$want" >"$stamp"
 fi
 
@@ -99,7 +101,12 @@ else
 fi
 case ":$PATH:" in
   *":$dest_dir:"*) ;;
-  *) say "note: $dest_dir is not on PATH; add it, e.g. export PATH=\"$dest_dir:\$PATH\"" ;;
+  *)
+    line="export PATH=\"$dest_dir:\$PATH\""
+    [ "$dest_dir" = "${HOME:-}/.local/bin" ] && line='export PATH="$HOME/.local/bin:$PATH"'
+    say "$dest_dir is not on PATH: add this line to ~/.profile (or your shell's rc file), then open a new shell:"
+    printf '\n    %s\n\n' "$line"
+    ;;
 esac
 say "run: svc serve   (http://127.0.0.1:8484, SQLite in ~/.local/share/svc/; svc doctor checks the setup)"
 
