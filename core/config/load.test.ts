@@ -74,6 +74,19 @@ describe('loadConfig errors name the variable', () => {
   });
 });
 
+describe('default origins', () => {
+  it('follow PORT, so sign-up links point at the listener', () => {
+    const { config } = loadConfig({ HOME: '/h', PORT: '9090' });
+    assert.equal(config.SERVICE_APP_ORIGIN, 'http://localhost:9090');
+    assert.equal(config.SERVICE_PREVIEW_ORIGIN, 'http://preview.localhost:9090');
+  });
+  it('are 8484 by default and with PORT=0; explicit origins win', () => {
+    assert.equal(loadConfig({ HOME: '/h' }).config.SERVICE_APP_ORIGIN, 'http://localhost:8484');
+    assert.equal(loadConfig({ HOME: '/h', PORT: '0' }).config.SERVICE_APP_ORIGIN, 'http://localhost:8484');
+    assert.equal(loadConfig({ HOME: '/h', PORT: '9090', SERVICE_APP_ORIGIN: 'https://svc.example.com' }).config.SERVICE_APP_ORIGIN, 'https://svc.example.com');
+  });
+});
+
 describe('registration mode', () => {
   it('keeps an invalid value as-is, starts, and warns', () => {
     const { config, warnings } = loadConfig({ HOME: '/h', SERVICE_REGISTRATION_MODE: 'invite-only' });

@@ -38,6 +38,7 @@ export interface LoadedConfig {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const input = preprocessEnv(env);
+  defaultOriginsFromPort(input);
   const problems: string[] = [];
   const warnings: string[] = [];
   let parsed = envSchema.safeParse(input);
@@ -100,6 +101,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     warnings.push('LOCAL_LLM_BASE_URL and OLLAMA_BASE_URL differ; LOCAL_LLM_BASE_URL is used');
   }
   return { config, warnings };
+}
+
+/** Unset origins follow the listener's port, so sign-up links work with PORT=9090 out of the box. */
+function defaultOriginsFromPort(input: Record<string, unknown>): void {
+  const port = /^\d+$/.test(String(input.PORT ?? '')) && Number(input.PORT) > 0 && Number(input.PORT) <= 65535 ? Number(input.PORT) : 8484;
+  input.SERVICE_APP_ORIGIN ??= `http://localhost:${port}`;
+  input.SERVICE_PREVIEW_ORIGIN ??= `http://preview.localhost:${port}`;
 }
 
 /** Production: every secret set, long enough, and no two alike (one leak must not open another lock). */

@@ -51,9 +51,11 @@ export const envSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   /** Size of the PostgreSQL connection pool per process. */
   SERVICE_DB_POOL_SIZE: int(10, 1, 200),
-  /** Public origin of the workbench; sign-up links are built on it. HTTPS in production. */
+  /** Public origin of the workbench; sign-up links are built on it. HTTPS in production.
+   * Default http://localhost:$PORT. */
   SERVICE_APP_ORIGIN: z.url({ protocol: /^https?$/ }).default('http://localhost:8484'),
-  /** Origin that serves generated-app previews; must differ from the app origin. HTTPS in production. */
+  /** Origin that serves generated-app previews; must differ from the app origin. HTTPS in production.
+   * Default http://preview.localhost:$PORT. */
   SERVICE_PREVIEW_ORIGIN: z.url({ protocol: /^https?$/ }).default('http://preview.localhost:8484'),
   /** Code-execution boundary for tools: bubblewrap (default, no daemon needed), container, or
    * none (development only; refused in production). */
