@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { VERSION } from '../core/version.ts';
+import { explainError } from './explain-error.ts';
 
 /**
  * The `svc` root command. Each subcommand's module is imported only when that subcommand runs, so
@@ -92,7 +93,12 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    process.stderr.write(`svc: ${explainError(err)}\n`);
+    process.exit(1);
+  }
 }
 
 // Run when executed directly (source or bundle); the SEA entry calls main() itself.

@@ -8,6 +8,8 @@ import { installShutdown } from '../../daemon/shutdown.ts';
 import { VERSION } from '../../core/version.ts';
 import { queueOf } from '../../core/queue/runtime.ts';
 import { startScheduler } from '../../daemon/scheduler.ts';
+import { explainError } from '../explain-error.ts';
+import { isEmptyStore } from '../../core/accounts/bootstrap.ts';
 
 /**
  * `svc serve`: config → secrets → store → migrations → HTTP. Pending migrations are applied at
@@ -33,8 +35,9 @@ export async function serve(opts: { migrate: boolean }): Promise<void> {
     await prepareSchema(core, opts.migrate);
   } catch (err) {
     await core.close().catch(() => {});
-    log.error('not starting', { reason: (err as Error).message });
-    process.stderr.write(`svc: ${(err as Error).message}\n`);
+    const reason = explainError(err);
+    log.error('not starting', { reason });
+    process.stderr.write(`svc: ${reason}\n`);
     process.exit(1);
   }
 
@@ -44,15 +47,19 @@ export async function serve(opts: { migrate: boolean }): Promise<void> {
   // Every process runs the scheduler component; SERVICE_SCHEDULER_LEADER_MODE decides who enqueues.
   startScheduler(core);
   collectStartupGarbage();
+  const address = `http://${handle.host.includes(':') ? `[${handle.host}]` : handle.host}:${handle.port}`;
   // DATABASE_URL is never logged: it usually holds a password.
   log.info('listening', {
-    address: `http://${handle.host.includes(':') ? `[${handle.host}]` : handle.host}:${handle.port}`,
+    address,
     port: handle.port,
     store: config.SERVICE_STORE,
     ...(config.SERVICE_STORE === 'sqlite' ? { dbPath: config.dbPath } : {}),
     version: VERSION,
     pid: process.pid,
   });
+  // One line for the person at the terminal (logs are JSON on stdout).
+  const next = (await isEmptyStore(core.db)) ? `open ${config.SERVICE_APP_ORIGIN}/sign-up to create the owner account` : `open ${config.SERVICE_APP_ORIGIN}`;
+  process.stderr.write(`svc: listening on ${address} (${config.SERVICE_STORE}) — ${next}\n`);
 }
 
 /** SERVICE_EMBEDDED_WORKERS (auto: 2 on SQLite, 0 on PostgreSQL): queue workers in this process.

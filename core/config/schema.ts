@@ -8,8 +8,10 @@ import * as z from 'zod';
  * ignored (the environment is shared with the rest of the system).
  */
 
-const int = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+const int = (def: number, min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error }).default(def);
+};
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 /** A hostname, IP literal or `*.suffix` entry of a host allowlist (lower case). */
 export const HOST_PATTERN_RE = /^(\*\.)?(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}))*\.?$|^\[?[0-9a-f:.]+\]?$/;
@@ -118,7 +120,7 @@ export const envSchema = z.object({
   /** Queue workers inside `svc serve`. `auto` (default): 2 on SQLite — a one-process home lab runs
    * queued runs without a separate `svc worker` — and 0 on PostgreSQL, where `svc worker`
    * processes do the work. A number sets it; 0 means the web process never runs queued work. */
-  SERVICE_EMBEDDED_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(256)]).default('auto'),
+  SERVICE_EMBEDDED_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(256)], { error: 'must be auto or a whole number from 0 to 256' }).default('auto'),
   /** How long a worker's claim on a job lasts without renewal (renewed every third of it). */
   SERVICE_JOB_LEASE_MS: int(30_000, 1000, 3_600_000),
   /** Relay that receives invitation emails to send (signed POST). Unset: no email is sent. */

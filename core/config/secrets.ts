@@ -56,6 +56,6 @@ function readSecretsFile(path: string): Partial<Record<SecretName, string>> {
     return out;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`cannot read the development secrets file ${path}: ${(err as Error).message}`);
+    throw new Error(`cannot read the development secrets file ${path}: ${(err as Error).message}`, { cause: err });
   }
 }
