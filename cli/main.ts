@@ -32,15 +32,28 @@ export function buildProgram(): Command {
     .action(async (opts) => (await import('./commands/worker.ts')).worker(opts));
 
   program
+    .command('setup')
+    .description('Write the production environment file (fresh secrets, mode 0600) and print the next steps')
+    .requiredOption('--app-origin <url>', 'public https:// origin of the workbench, e.g. https://svc.example.com')
+    .requiredOption('--preview-origin <url>', 'a second https:// host name for app previews, e.g. https://preview.svc.example.com')
+    // Not --env-file: Node itself reads an --env-file anywhere on the command line, even the binary's.
+    .option('--config <file>', 'the environment file to write', '/etc/svc/svc.env')
+    .option('--data-dir <dir>', 'data directory of the service (SQLite file)', '/var/lib/svc')
+    .option('--port <port>', 'loopback port the reverse proxy forwards to', '8484')
+    .option('--database-url <url>', 'PostgreSQL instead of SQLite (postgres://…)')
+    .option('--force', 'replace an existing file (new secrets: stored provider keys become unreadable)')
+    .action(async (opts) => (await import('./commands/setup.ts')).setup({ ...opts, envFile: opts.config }));
+
+  program
     .command('systemd')
     .description('Write systemd units for `svc serve` (svc.service) and `svc worker` (svc-worker@.service); prints them without --dir')
     .option('--dir <dir>', 'directory to write the unit files into (e.g. /etc/systemd/system)')
     .option('--user <user>', 'user the services run as', 'svc')
-    .option('--env-file <file>', 'environment file with the configuration', '/etc/svc/svc.env')
+    .option('--config <file>', 'environment file with the configuration (EnvironmentFile=)', '/etc/svc/svc.env')
     .option('--data-dir <dir>', 'writable data directory (SQLite file, lock, cache)', '/var/lib/svc')
     .option('--bin <path>', 'absolute path of the installed svc binary (default: this binary)')
     .option('--stop-timeout <ms>', 'the worker\'s graceful stop timeout; TimeoutStopSec is set above it', '30000')
-    .action(async (opts) => (await import('./commands/systemd.ts')).systemd(opts));
+    .action(async (opts) => (await import('./commands/systemd.ts')).systemd({ ...opts, envFile: opts.config }));
 
   program
     .command('migrate')

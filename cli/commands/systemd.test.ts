@@ -130,3 +130,21 @@ test(`units verify (${analyze ? 'systemd-analyze' : 'built-in directive check'})
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a binary the service user cannot reach (inside a 0700 directory) is reported', async () => {
+  const { blockedForOthers } = await import('./systemd.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-home-'));
+  try {
+    chmodSync(dir, 0o700);
+    const bin = join(dir, 'svc');
+    writeFileSync(bin, '');
+    chmodSync(bin, 0o755);
+    assert.equal(blockedForOthers(bin), dir);
+    chmodSync(dir, 0o755);
+    assert.equal(blockedForOthers(bin), undefined);
+    chmodSync(bin, 0o700);
+    assert.equal(blockedForOthers(bin), bin);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

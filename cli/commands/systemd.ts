@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { serveUnit, UNIT_DEFAULTS, workerUnit, type UnitOptions } from './systemd-units.ts';
 
 export interface SystemdCommandOptions {
@@ -22,12 +22,32 @@ async function defaultBin(): Promise<string> {
   return '/usr/local/bin/svc';
 }
 
+const SYSTEM_BIN = '/usr/local/bin/svc';
+
+/** The first existing path on the way to `bin` that other users cannot pass (no o+x), if any. */
+export function blockedForOthers(bin: string): string | undefined {
+  for (let p = bin; ; p = dirname(p)) {
+    if (existsSync(p) && (statSync(p).mode & 0o001) === 0) return p;
+    if (dirname(p) === p) return undefined;
+  }
+}
+
 /**
  * `svc systemd`: writes svc.service and svc-worker@.service into --dir, or prints both when no
  * --dir is given. Enabling them is left to the operator (docs/operations.md).
  */
 export async function systemd(opts: SystemdCommandOptions): Promise<void> {
-  const bin = opts.bin ?? (await defaultBin());
+  let bin = opts.bin ?? (await defaultBin());
+  const blocked = blockedForOthers(bin);
+  // The service user must be able to run the binary: one in root's 0700 home cannot be.
+  if (blocked) {
+    const fix = `copy it first: install -m 755 ${bin} ${SYSTEM_BIN}`;
+    if (opts.bin) process.stderr.write(`svc: warning: ${blocked} is not accessible to other users, so the service user cannot run ${bin}; ${fix} and pass --bin ${SYSTEM_BIN}\n`);
+    else {
+      process.stderr.write(`svc: ${bin} is inside ${blocked}, which the service user cannot enter; the units run ${SYSTEM_BIN}: ${fix}\n`);
+      bin = SYSTEM_BIN;
+    }
+  }
   const stop = Number(opts.stopTimeout ?? UNIT_DEFAULTS.workerStopTimeoutMs);
   if (!isAbsolute(bin)) throw new Error('--bin must be an absolute path');
   if (!Number.isInteger(stop) || stop < 0) throw new Error('--stop-timeout must be a number of milliseconds');
@@ -39,7 +59,7 @@ export async function systemd(opts: SystemdCommandOptions): Promise<void> {
     workerStopTimeoutMs: stop,
   };
   if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(o.user)) throw new Error('--user must be a plain user name');
-  for (const [flag, p] of [['--env-file', o.envFile], ['--data-dir', o.dataDir]] as const) {
+  for (const [flag, p] of [['--config', o.envFile], ['--data-dir', o.dataDir]] as const) {
     if (!isAbsolute(p) || /\s/.test(p)) throw new Error(`${flag} must be an absolute path without spaces`);
   }
   const units = { 'svc.service': serveUnit(o), 'svc-worker@.service': workerUnit(o) };

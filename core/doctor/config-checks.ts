@@ -14,6 +14,7 @@ export function checkConfig(env: NodeJS.ProcessEnv): { config?: Config; findings
         fix: 'set SERVICE_REGISTRATION_MODE=invite_only (recommended) or SERVICE_REGISTRATION_MODE=open',
       });
     }
+    findings.push(...checkExposure(config));
     for (const w of warnings) {
       if (w.startsWith('SERVICE_REGISTRATION_MODE:')) continue; // reported above as a failure
       findings.push({ check: 'config', status: 'warn', message: w });
@@ -30,4 +31,17 @@ export function checkConfig(env: NodeJS.ProcessEnv): { config?: Config; findings
       })),
     };
   }
+}
+
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
+
+/** Listening beyond loopback with a plain-http origin sends passwords and cookies in clear text. */
+export function checkExposure(config: Config): Finding[] {
+  if (LOOPBACK_HOST.test(config.SERVICE_HOST) || new URL(config.SERVICE_APP_ORIGIN).protocol === 'https:') return [];
+  return [{
+    check: 'config.exposure',
+    status: 'warn',
+    message: `SERVICE_HOST=${config.SERVICE_HOST} listens beyond this machine but SERVICE_APP_ORIGIN is ${config.SERVICE_APP_ORIGIN}: passwords and session cookies cross the network unencrypted`,
+    fix: 'keep SERVICE_HOST=127.0.0.1 and put a TLS reverse proxy in front (docs/deploy.md); on a trusted LAN only, accept the risk',
+  }];
 }

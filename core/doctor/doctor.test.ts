@@ -87,6 +87,18 @@ describe('doctor: local model target', () => {
   });
 });
 
+describe('doctor: exposure', () => {
+  it('warns when svc listens beyond loopback with a plain-http origin, not otherwise', () => {
+    const warn = checkConfig({ HOME: '/h', SERVICE_HOST: '0.0.0.0' }).findings.find((f) => f.check === 'config.exposure');
+    assert.equal(warn?.status, 'warn');
+    assert.match(warn!.message, /SERVICE_HOST=0\.0\.0\.0.*unencrypted/);
+    assert.match(warn!.fix!, /docs\/deploy\.md/);
+    for (const env of [{}, { SERVICE_HOST: '::1' }, { SERVICE_HOST: '0.0.0.0', SERVICE_APP_ORIGIN: 'https://svc.example.com', SERVICE_PREVIEW_ORIGIN: 'https://p.example.com' }]) {
+      assert.equal(checkConfig({ HOME: '/h', ...env }).findings.some((f) => f.check === 'config.exposure'), false, JSON.stringify(env));
+    }
+  });
+});
+
 describe('doctor: looks, never changes', () => {
   it('on an empty HOME it creates no data dir, database or secrets file', async () => {
     const { runDoctor } = await import('./index.ts');
