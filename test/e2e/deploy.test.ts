@@ -58,7 +58,7 @@ test('docs/deploy.md: install, svc setup and svc systemd as written give a produ
 
   // What systemd would do: the unit's environment, then the file, then start the binary.
   const port = await freePort();
-  const env = { HOME: sb.home, PATH: '/usr/bin:/bin', ...parseEnvFile(readFileSync(envFile, 'utf8')), PORT: String(port) };
+  const env: Record<string, string> = { HOME: sb.home, PATH: '/usr/bin:/bin', ...parseEnvFile(readFileSync(envFile, 'utf8')), PORT: String(port) };
   assert.equal(env.NODE_ENV, 'production');
   const run = start(sb, ['serve'], env);
   try {
