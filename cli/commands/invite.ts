@@ -103,6 +103,7 @@ function issuedText(verb: string, inv: IssuedInvitation, ws: Workspace): string 
     `expires: ${inv.expiresAt}`,
   ];
   if (inv.deliveryStatus !== 'not_sent') lines.push(`email: ${inv.deliveryStatus}${inv.deliveryDetail ? ` (${inv.deliveryDetail})` : ''}`);
+  for (const old of inv.replacedInvitationIds ?? []) lines.push(`note: this replaces the pending invitation ${old} for the same address; its link no longer works`);
   return lines.join('\n') + '\n';
 }
 
@@ -143,17 +144,20 @@ export function inviteList(opts: { workspace?: string; json?: boolean }, io: Inv
     const data = await listInvitations(ctx.deps, ws.id);
     if (opts.json) {
       ctx.out(JSON.stringify({ workspace: ws, data }, null, 2) + '\n');
-    } else if (io.isTTY ?? process.stdout.isTTY) {
+    } else if ((io.isTTY ?? process.stdout.isTTY) && !noColor(io.env ?? process.env)) {
       const [{ render }, { default: React }, { InvitationsTable }] = await Promise.all([
         import('ink'),
         import('react'),
         import('../ui/invitations-table.ts'),
       ]);
-      const app = render(React.createElement(InvitationsTable, { workspace: ws, rows: data }));
+      const app = render(React.createElement(InvitationsTable, { workspace: ws, rows: data, columns: process.stdout.columns }));
       app.unmount();
       await app.waitUntilExit();
     } else {
-      ctx.out(plainTable(ws, data));
+      ctx.out(plainTable(ws, data, (io.isTTY ?? process.stdout.isTTY) ? process.stdout.columns : undefined));
     }
   });
 }
+
+/** https://no-color.org: any non-empty NO_COLOR means plain text. */
+const noColor = (env: NodeJS.ProcessEnv) => Boolean(env.NO_COLOR);

@@ -1,18 +1,21 @@
 import { createElement as h } from 'react';
 import { Box, Text } from 'ink';
 import type { Invitation } from '../../core/invitations/types.ts';
-import { caption, COLUMNS, rowCells } from './invitation-columns.ts';
+import { caption, COLUMNS, rowCells, stackedRows, tableWidth } from './invitation-columns.ts';
 
 const STATUS_COLOR: Record<Invitation['status'], string> = { pending: 'green', used: 'blue', revoked: 'gray', expired: 'yellow' };
 const STATUS_COL = COLUMNS.indexOf('STATUS');
 
 /**
  * Ink table of invitations: a bold header, one row each, the status coloured. Each row is one
- * pre-padded Text line, so a terminal narrower than the table wraps lines instead of flexbox
- * squeezing columns into each other.
+ * pre-padded Text line, so flexbox never squeezes columns into each other.
  */
-export function InvitationsTable({ workspace, rows }: { workspace: { id: string; name: string }; rows: Invitation[] }) {
+export function InvitationsTable({ workspace, rows, columns }: { workspace: { id: string; name: string }; rows: Invitation[]; columns?: number }) {
   const cells = [COLUMNS.slice() as string[], ...rows.map(rowCells)];
+  // Narrower than the table: a block per invitation instead of wrapped, interleaved rows.
+  if (columns !== undefined && rows.length > 0 && tableWidth(cells) > columns) {
+    return h(Box, { flexDirection: 'column' }, h(Text, { dimColor: true }, caption(workspace, rows.length)), h(Text, null, stackedRows(rows)));
+  }
   const widths = COLUMNS.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
   const pad = (r: string[], c: number) => (c === r.length - 1 ? r[c]! : r[c]!.padEnd(widths[c]! + 2));
   const line = (r: string[], key: number, inv?: Invitation) =>

@@ -51,18 +51,22 @@ export async function createInvitation(deps: InvitationDeps, workspaceId: string
   const token = issueToken('invitation');
   const now = deps.clock.now();
   const id = newId('inv');
-  await deps.db.tx(async (q) => {
+  const replaced = await deps.db.tx(async (q) => {
     const member = await q.one('SELECT 1 AS x FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.email = ?', [workspaceId, email]);
     if (member) throw conflict('already_member', `${email} is already a member of this workspace.`);
-    await q.run('UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL', [iso(now), workspaceId, email]);
+    const revoked = await q.all<{ id: string }>(
+      'UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ? RETURNING id',
+      [iso(now), workspaceId, email, iso(now)],
+    );
     await q.run(
       `INSERT INTO invitations (id, workspace_id, email, role, token_hash, token_preview, created_by, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [id, workspaceId, email, input.role, tokenHash(deps.tokenKey, token), tokenPreview(token), actor.userId, iso(now), iso(now + INVITATION_TTL_MS)],
     );
+    return revoked.map((r) => r.id);
   });
   const inv = toInvitation(await getRow(deps, workspaceId, id), iso(now));
-  return { ...inv, token, signUpUrl: signUpUrl(deps.appOrigin, token) };
+  return { ...inv, token, signUpUrl: signUpUrl(deps.appOrigin, token), replacedInvitationIds: replaced };
 }
 
 export async function listInvitations(deps: InvitationDeps, workspaceId: string): Promise<Invitation[]> {

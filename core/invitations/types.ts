@@ -24,6 +24,8 @@ export interface Invitation {
 export interface IssuedInvitation extends Invitation {
   token: string;
   signUpUrl: string;
+  /** Earlier pending invitations for the same address that this one revoked (create only). */
+  replacedInvitationIds?: string[];
 }
 
 export interface InvitationRow {

@@ -2,7 +2,7 @@
 // the store directly, and a token it prints must register through the running server (same secrets
 // file, so the same token-hash key).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -158,6 +158,29 @@ for (const store of ['sqlite', 'postgres'] as const) {
       } finally {
         await relay.close();
       }
+    });
+
+    test('a second create for the same address says which pending invitation it replaced', () => {
+      const first = JSON.parse(ok('invite', 'create', '--email', 'twice@example.com', '--role', 'member', '--json').stdout);
+      assert.deepEqual(first.replacedInvitationIds, []);
+      const second = ok('invite', 'create', '--email', 'twice@example.com', '--role', 'member');
+      assert.match(second.stdout, new RegExp(`note: this replaces the pending invitation ${first.id} for the same address; its link no longer works`));
+      assert.equal(listed(first.id).row!.status, 'revoked');
+    });
+
+    test('list on a terminal: NO_COLOR gives no escape codes; a narrow terminal gets one block per invitation', () => {
+      const tty = (cmd: string, extra: Record<string, string> = {}) =>
+        spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: sb.dir, env: { ...env, TERM: 'xterm', ...extra }, encoding: 'utf8', timeout: 60_000 }).stdout;
+      const coloured = tty('stty cols 200; ./svc invite list', { FORCE_COLOR: '1' });
+      assert.match(coloured, /\x1b\[/, 'the ink table is coloured by default');
+      const plain = tty('stty cols 200; ./svc invite list', { NO_COLOR: '1', FORCE_COLOR: '1' });
+      assert.doesNotMatch(plain, /\x1b\[/);
+      assert.match(plain, /^ID\s+EMAIL\s+ROLE\s+STATUS/m);
+      const narrow = tty('stty cols 60; ./svc invite list', { NO_COLOR: '1' });
+      assert.match(narrow, /^email\s+twice@example\.com\r?$/m);
+      assert.ok(narrow.split(/\r?\n/).filter((l) => !l.startsWith('workspace ')).every((l) => l.length <= 60), narrow);
+      const narrowInk = tty('stty cols 60; ./svc invite list');
+      assert.match(narrowInk, /email\s+twice@example\.com/);
     });
 
     test('same validation as the API; --workspace selects by id and refuses unknown ones', () => {
