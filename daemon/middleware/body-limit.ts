@@ -14,8 +14,9 @@ export function tooLarge(limit: number): AppError {
 /**
  * 413 for bodies over the limit: the gateway (/api/v1) takes SERVICE_GATEWAY_BODY_LIMIT_BYTES
  * (prompts with images are large), everything else SERVICE_BODY_LIMIT_BYTES. A declared
- * Content-Length is refused before reading; a chunked (or lying) body is counted as it streams and
- * the read fails with the same 413 as soon as it crosses the limit, so it is never buffered whole.
+ * Content-Length is trusted, as Hono's own bodyLimit does: Node's parser never delivers more than
+ * it declares. Only a chunked body is counted as it streams (the read fails with the same 413 as
+ * soon as it crosses the limit, so it is never buffered whole).
  */
 export function bodyLimit(config: Pick<Config, 'SERVICE_BODY_LIMIT_BYTES' | 'SERVICE_GATEWAY_BODY_LIMIT_BYTES'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -23,7 +24,10 @@ export function bodyLimit(config: Pick<Config, 'SERVICE_BODY_LIMIT_BYTES' | 'SER
     if (raw.body === null) return next();
     const limit = isGatewayPath(c.req.path) ? config.SERVICE_GATEWAY_BODY_LIMIT_BYTES : config.SERVICE_BODY_LIMIT_BYTES;
     const declared = c.req.header('content-length');
-    if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+    if (declared !== undefined) {
+      if (Number(declared) > limit) throw tooLarge(limit);
+      return next();
+    }
 
     let seen = 0;
     const counter = new TransformStream<Uint8Array, Uint8Array>({

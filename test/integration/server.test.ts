@@ -103,6 +103,35 @@ describe('server drain', () => {
     }
   });
 
+  test('over real HTTP, a Content-Length smaller than the body lets no more than it declares through', async () => {
+    let seen = -1;
+    const app = createApp(fx.core, {
+      routes: (a) => a.post('/api/test/len', async (c) => {
+        seen = (await c.req.arrayBuffer()).byteLength;
+        return c.json({ seen });
+      }),
+    });
+    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
+    try {
+      const { connect } = await import('node:net');
+      const extra = 'x'.repeat(fx.core.config.SERVICE_BODY_LIMIT_BYTES * 2);
+      // Node refuses the surplus as a malformed next request and may reset the socket for it.
+      const answer = await new Promise<string>((resolve) => {
+        const sock = connect(handle.port, '127.0.0.1', () => {
+          sock.end(`POST /api/test/len HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n{}{}${extra}`);
+        });
+        let out = '';
+        sock.on('data', (d) => (out += d.toString()));
+        sock.on('close', () => resolve(out));
+        sock.on('error', () => resolve(out));
+      });
+      assert.equal(seen, 4, 'the handler read exactly the declared bytes');
+      assert.doesNotMatch(answer, /HTTP\/1\.1 (413|5\d\d)/);
+    } finally {
+      await handle.close(1000);
+    }
+  });
+
   test('idle keep-alive connections do not hold up close()', async () => {
     const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1' });
     const agent = new Agent({ keepAlive: true });
