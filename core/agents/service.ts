@@ -80,7 +80,8 @@ export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch:
   const pa = patch.providerAccountId === undefined ? a.providerAccountId : patch.providerAccountId;
   const model = patch.model === undefined ? a.model : patch.model;
   // a.tools is the stored (sealed) form; new tools are validated in the clear, then sealed.
-  const tools = patch.tools === undefined ? a.tools : sealToolSecrets(deps.accounts.vault, id, validateTools(keepMaskedSecrets(deps.accounts.vault, id, patch.tools, a.tools)));
+  // (Sealing a.tools again is a no-op, except for values an older svc stored in the clear.)
+  const tools = sealToolSecrets(deps.accounts.vault, id, patch.tools === undefined ? a.tools : validateTools(keepMaskedSecrets(deps.accounts.vault, id, patch.tools, a.tools)));
   const settings = patch.settings === undefined ? a.settings : validateSettings(patch.settings);
   if (patch.providerAccountId !== undefined || patch.model !== undefined) await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
   const r = await deps.db.run(
