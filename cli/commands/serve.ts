@@ -46,6 +46,7 @@ export async function serve(opts: { migrate: boolean }): Promise<void> {
   startEmbeddedWorkers(core);
   // Every process runs the scheduler component; SERVICE_SCHEDULER_LEADER_MODE decides who enqueues.
   startScheduler(core);
+  sealLegacyToolSecrets(core);
   collectStartupGarbage();
   const address = `http://${handle.host.includes(':') ? `[${handle.host}]` : handle.host}:${handle.port}`;
   // DATABASE_URL is never logged: it usually holds a password.
@@ -86,6 +87,18 @@ async function prepareSchema(core: Core, apply: boolean): Promise<void> {
   // A concurrent migrator (another replica) may apply some of them; `applied` lists only ours.
   const applied = await migrate(core.db);
   core.log.info('migrations applied', { version: status.latest, applied: applied.map((m) => `${m.version}_${m.name}`) });
+}
+
+/**
+ * Agents saved before http_request credential headers were sealed hold them in the clear: seal
+ * them once, in the background (loaded lazily: start-up time is measured).
+ */
+function sealLegacyToolSecrets(core: Core): void {
+  void (async () => {
+    const [{ sealStoredToolSecrets }, { createVault }] = await Promise.all([import('../../core/agents/service.ts'), import('../../core/vault/index.ts')]);
+    const n = await sealStoredToolSecrets(core.db, createVault(core.secrets.SERVICE_VAULT_KEY));
+    if (n > 0) core.log.info('sealed credential headers of agent tools stored in the clear', { rows: n });
+  })().catch((err: unknown) => core.log.warn('could not seal stored tool credentials', { error: err }));
 }
 
 const STARTUP_GC_DELAY_MS = 500;

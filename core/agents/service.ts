@@ -7,7 +7,9 @@ import { UniqueViolation, type Db } from '../store/types.ts';
 import { managedAgent, seesAll, VISIBLE_TO_USER, visibleAgent, type Caller } from './access.ts';
 import { AGENT_COLUMNS, VERSION_COLUMNS, toAgent, toVersion, type AgentRow, type VersionRow } from './rows.ts';
 import { checkDraftTarget } from './target.ts';
-import type { Agent, AgentVersion } from './types.ts';
+import { keepMaskedSecrets, maskToolSecrets, sealToolSecrets } from './tool-secrets.ts';
+import type { Vault } from '../vault/index.ts';
+import type { Agent, AgentTool, AgentVersion } from './types.ts';
 import { validateSettings, validateTools, type ToolInput } from './validate.ts';
 
 export { runnableVersion, type Caller } from './access.ts';
@@ -34,6 +36,9 @@ export type AgentPatch = Partial<AgentInput>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+// What every reader gets: credential headers of tools as previews only (tool-secrets.ts).
+const shown = <T extends Agent | AgentVersion>(a: T): T => ({ ...a, tools: maskToolSecrets(a.tools) });
+
 export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput): Promise<Agent> {
   if (!atLeast(c.role, 'member')) throw new AppError(403, 'forbidden', 'This needs the member role or higher in the workspace.');
   const pa = input.providerAccountId ?? null;
@@ -43,15 +48,16 @@ export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput)
   await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
   const id = newId('agt');
   const now = iso(deps.clock.now());
+  const stored = sealToolSecrets(deps.accounts.vault, id, tools);
   await deps.db.run(
     `INSERT INTO agents (id, workspace_id, owner_user_id, name, instructions, provider_account_id, model, tools, settings, shared_with_workspace, latest_version, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)`,
-    [id, c.workspaceId, c.userId, input.name, input.instructions, pa, model, JSON.stringify(tools), JSON.stringify(settings), now, now],
+    [id, c.workspaceId, c.userId, input.name, input.instructions, pa, model, JSON.stringify(stored), JSON.stringify(settings), now, now],
   );
-  return visibleAgent(deps.db, c, id);
+  return shown(await visibleAgent(deps.db, c, id));
 }
 
-export const getAgent = (deps: AgentDeps, c: Caller, id: string): Promise<Agent> => visibleAgent(deps.db, c, id);
+export const getAgent = async (deps: AgentDeps, c: Caller, id: string): Promise<Agent> => shown(await visibleAgent(deps.db, c, id));
 
 /**
  * The agents the caller sees in the active workspace, oldest first. `all` (admins and owners only,
@@ -65,7 +71,7 @@ export async function listAgents(deps: AgentDeps, c: Caller, opts: { all?: boole
           `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER} ORDER BY a.created_at, a.id`,
           [c.workspaceId, c.userId, c.userId],
         );
-  return rows.map(toAgent);
+  return rows.map((r) => shown(toAgent(r)));
 }
 
 /** Edits the draft only: published versions never change. Fields given replace the draft's. */
@@ -73,7 +79,9 @@ export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch:
   const a = await managedAgent(deps.db, c, id);
   const pa = patch.providerAccountId === undefined ? a.providerAccountId : patch.providerAccountId;
   const model = patch.model === undefined ? a.model : patch.model;
-  const tools = patch.tools === undefined ? a.tools : validateTools(patch.tools);
+  // a.tools is the stored (sealed) form; new tools are validated in the clear, then sealed.
+  // (Sealing a.tools again is a no-op, except for values an older svc stored in the clear.)
+  const tools = sealToolSecrets(deps.accounts.vault, id, patch.tools === undefined ? a.tools : validateTools(keepMaskedSecrets(deps.accounts.vault, id, patch.tools, a.tools)));
   const settings = patch.settings === undefined ? a.settings : validateSettings(patch.settings);
   if (patch.providerAccountId !== undefined || patch.model !== undefined) await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
   const r = await deps.db.run(
@@ -82,7 +90,7 @@ export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch:
     [patch.name ?? a.name, patch.instructions ?? a.instructions, pa, model, JSON.stringify(tools), JSON.stringify(settings), iso(deps.clock.now()), id],
   );
   if (r.changes !== 1) throw notFound('Agent');
-  return visibleAgent(deps.db, c, id);
+  return shown(await visibleAgent(deps.db, c, id));
 }
 
 /** Soft delete: runs and versions stay for the record; the agent stops being listed or runnable. */
@@ -118,7 +126,7 @@ export async function publishAgent(deps: AgentDeps, c: Caller, id: string, check
           [version, c.userId, iso(deps.clock.now()), id],
         );
         const row = await q.one<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?`, [id, version]);
-        return toVersion(row!);
+        return shown(toVersion(row!));
       });
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;
@@ -131,12 +139,32 @@ export async function publishAgent(deps: AgentDeps, c: Caller, id: string, check
 export async function listVersions(deps: AgentDeps, c: Caller, id: string): Promise<AgentVersion[]> {
   await visibleAgent(deps.db, c, id);
   const rows = await deps.db.all<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? ORDER BY v.version DESC`, [id]);
-  return rows.map(toVersion);
+  return rows.map((r) => shown(toVersion(r)));
 }
 
 export async function getVersion(deps: AgentDeps, c: Caller, id: string, version: number): Promise<AgentVersion> {
   await visibleAgent(deps.db, c, id);
   const row = await deps.db.one<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?`, [id, version]);
   if (!row) throw notFound('Agent version');
-  return toVersion(row);
+  return shown(toVersion(row));
+}
+
+/**
+ * Seals credential headers stored in the clear by a version of svc that did not seal them (agents
+ * and published versions alike). Idempotent; a row edited meanwhile is left to its editor (the
+ * UPDATE matches the text it read). Returns how many rows it sealed.
+ */
+export async function sealStoredToolSecrets(db: Db, vault: Vault): Promise<number> {
+  let n = 0;
+  const agents = await db.all<{ id: string; tools: string }>("SELECT id, tools FROM agents WHERE tools LIKE '%defaultHeaders%'");
+  for (const a of agents) {
+    const next = JSON.stringify(sealToolSecrets(vault, a.id, JSON.parse(a.tools) as AgentTool[]));
+    if (next !== a.tools) n += (await db.run('UPDATE agents SET tools = ? WHERE id = ? AND tools = ?', [next, a.id, a.tools])).changes;
+  }
+  const versions = await db.all<{ agent_id: string; version: number; tools: string }>("SELECT agent_id, version, tools FROM agent_versions WHERE tools LIKE '%defaultHeaders%'");
+  for (const v of versions) {
+    const next = JSON.stringify(sealToolSecrets(vault, v.agent_id, JSON.parse(v.tools) as AgentTool[]));
+    if (next !== v.tools) n += (await db.run('UPDATE agent_versions SET tools = ? WHERE agent_id = ? AND version = ? AND tools = ?', [next, v.agent_id, v.version, v.tools])).changes;
+  }
+  return n;
 }

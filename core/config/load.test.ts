@@ -39,6 +39,13 @@ describe('loadConfig defaults', () => {
     assert.equal(loadConfig({ HOME: '/h', XDG_DATA_HOME: '/data' }).config.dbPath, '/data/svc/svc.db');
     assert.equal(loadConfig({ HOME: '/h', SERVICE_DB_PATH: '/var/lib/svc/x.db' }).config.secretsFile, '/var/lib/svc/secrets.json');
   });
+  it('SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: names, suffixes, addresses and CIDRs, trimmed and lower-cased; empty by default', () => {
+    assert.deepEqual(loadConfig({ HOME: '/h' }).config.SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS, []);
+    const v = ' LLM.lan , *.Lab.example ,192.168.1.20, 10.0.0.0/8,fd00::/8,[::1],';
+    assert.deepEqual(loadConfig({ HOME: '/h', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: v }).config.SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS, [
+      'llm.lan', '*.lab.example', '192.168.1.20', '10.0.0.0/8', 'fd00::/8', '[::1]',
+    ]);
+  });
   it('treats an empty variable as unset', () => {
     assert.equal(loadConfig({ HOME: '/h', PORT: '' }).config.PORT, 8484);
   });
@@ -55,6 +62,10 @@ describe('loadConfig errors name the variable', () => {
     ['LOCAL_LLM_BASE_URL', 'not a url'],
     ['SERVICE_APP_ORIGIN', 'ftp://x'],
     ['NODE_ENV', 'staging'],
+    ['SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS', '10.0.0.0/33'],
+    ['SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS', 'llm.lan,999.1.1.1'],
+    ['SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS', 'fd00::/129'],
+    ['SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS', 'http://llm.lan'],
   ] as const) {
     it(`${name}=${value}`, () => {
       const problems = problemsOf({ HOME: '/h', [name]: value });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -15,6 +16,15 @@ const int = (def: number, min: number, max: number) => {
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 /** A hostname, IP literal or `*.suffix` entry of a host allowlist (lower case). */
 export const HOST_PATTERN_RE = /^(\*\.)?(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}))*\.?$|^\[?[0-9a-f:.]+\]?$/;
+/** An IPv4/IPv6 address or CIDR (`10.0.0.0/8`, `fd00::/8`, `192.168.1.20`). */
+const isCidr = (v: string) => {
+  const [ip = '', len, extra] = v.split('/');
+  const family = isIP(ip.replace(/^\[(.*)\]$/, '$1'));
+  if (family === 0 || extra !== undefined) return false;
+  return len === undefined || (/^\d{1,3}$/.test(len) && Number(len) <= (family === 4 ? 32 : 128));
+};
+/** Something that looks like an address (digits and dots, a colon, a slash) must be a valid one. */
+const isAllowedPrivateEntry = (h: string) => isCidr(h) || (!/[:/[\]]/.test(h) && !/^[\d.]+$/.test(h) && HOST_PATTERN_RE.test(h));
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
@@ -105,6 +115,15 @@ export const envSchema = z.object({
   /** Scheduler tick interval in milliseconds, ticks aligned to multiples of it (default 60000: on the
    * minute). For tests and tuning; at most a minute, so no cron minute is skipped. */
   SERVICE_SCHEDULER_TICK_MS: int(60_000, 100, 60_000),
+  /** Provider accounts: comma-separated host names (`llm.lan`, `*.lan`), IP addresses or CIDRs
+   * (`192.168.1.0/24`, `fd00::/8`) that a provider account's baseUrl may reach although they are
+   * not public — a model server on the LAN. Every other account may only reach public addresses
+   * (SSRF: any workspace admin can set a baseUrl). LOCAL_LLM_BASE_URL needs no entry. */
+  SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))
+    .pipe(z.array(z.string().refine(isAllowedPrivateEntry, 'each entry must be a host name, *.suffix, IP address or CIDR'))),
   /** Base URL of the one local chat-completions target (e.g. http://127.0.0.1:11434/v1). */
   LOCAL_LLM_BASE_URL: optionalUrl,
   /** Alias of LOCAL_LLM_BASE_URL (Ollama's name); LOCAL_LLM_BASE_URL wins when both are set. */

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { listAccounts, targetOf, type ProviderAccountDeps } from '../provider-accounts/service.ts';
-import type { ProviderEngine, ProviderId, Target } from '../providers/types.ts';
+import { UpstreamError, type ProviderEngine, type ProviderId, type Target } from '../providers/types.ts';
 
 export interface ExposedModel {
   /** `<account slug>/<upstream model id>` */
@@ -97,7 +97,9 @@ export class Catalogue {
         entry.until = this.#clock.now() + this.#ttlMs;
       })
       .catch((err: unknown) => {
-        entry.error = (err as Error).message;
+        // An UpstreamError's message is already sanitised (providers/errors.ts); anything else is
+        // ours and may say more than a member should read.
+        entry.error = err instanceof UpstreamError ? err.message : 'the model list could not be read';
         entry.until = this.#clock.now() + this.#failTtlMs;
         this.#log.warn('model catalogue unavailable', { accountId: target.accountId, provider: target.provider, error: entry.error });
       })

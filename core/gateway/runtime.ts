@@ -41,8 +41,9 @@ export function gatewayOf(core: Core, opts: GatewayOptions = {}): GatewayRuntime
   if (hit) return hit;
   const { db, clock, log, config } = core;
   const vault = createVault(core.secrets.SERVICE_VAULT_KEY);
-  const accounts: ProviderAccountDeps = { db, clock, vault, localBaseUrl: config.localLlmBaseUrl };
-  const engine = opts.engine ?? createProviderEngine({ headersTimeoutMs: config.SERVICE_UPSTREAM_TIMEOUT_MS });
+  const allowedPrivateHosts = config.SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS;
+  const accounts: ProviderAccountDeps = { db, clock, vault, localBaseUrl: config.localLlmBaseUrl, allowedPrivateHosts };
+  const engine = opts.engine ?? createProviderEngine({ headersTimeoutMs: config.SERVICE_UPSTREAM_TIMEOUT_MS, allowedPrivateHosts });
   const usage = new UsageRecorder({ db, clock, log }, opts.usageFlushMs === undefined ? {} : { intervalMs: opts.usageFlushMs });
   const orNull = (n: number) => (n === 0 ? null : n);
   const limits = new LimitsStore({ db, clock }, {

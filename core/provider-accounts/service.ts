@@ -1,7 +1,9 @@
 import type { Clock } from '../clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { AddressRefused, addressPolicy, vetHost } from '../providers/address-guard.ts';
 import { PROVIDER_IDS, type ProviderId, type Target } from '../providers/types.ts';
+import type { Resolver } from '../tools/http-guard.ts';
 import { UniqueViolation, type Db } from '../store/types.ts';
 import type { Vault } from '../vault/index.ts';
 import { providerDefaults } from './defaults.ts';
@@ -13,6 +15,10 @@ export interface ProviderAccountDeps {
   vault: Vault;
   /** LOCAL_LLM_BASE_URL (or its alias): the local target, offered in every workspace. */
   localBaseUrl: string | undefined;
+  /** SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: what a baseUrl may reach besides public addresses. */
+  allowedPrivateHosts: readonly string[];
+  /** DNS for the baseUrl check (tests play DNS); default: the system resolver. */
+  resolve?: Resolver;
 }
 
 export interface AccountInput {
@@ -52,7 +58,15 @@ export function localAccount(deps: Pick<ProviderAccountDeps, 'localBaseUrl'>): P
   };
 }
 
-function checkBaseUrl(v: string): string {
+/** How long the create/patch check waits for DNS before leaving the decision to the connect-time guard. */
+const DNS_CHECK_MS = 3000;
+
+/**
+ * A baseUrl must be http(s), carry no credentials, and reach only public addresses (or what the
+ * operator allowed). Checked here for a clear 400; the engine checks again on every connection,
+ * after DNS, since a name can change what it resolves to after this check.
+ */
+async function checkBaseUrl(deps: ProviderAccountDeps, v: string): Promise<string> {
   let u: URL;
   try {
     u = new URL(v);
@@ -61,6 +75,23 @@ function checkBaseUrl(v: string): string {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('invalid_base_url', 'baseUrl must use http or https.', 'baseUrl');
   if (u.username || u.password) throw badRequest('invalid_base_url', 'Put credentials in apiKey, not in baseUrl.', 'baseUrl');
+  try {
+    const signal = AbortSignal.timeout(DNS_CHECK_MS);
+    await Promise.race([
+      vetHost(addressPolicy(deps.allowedPrivateHosts), u.hostname, deps.resolve),
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    ]);
+  } catch (err) {
+    if (err instanceof AddressRefused) {
+      throw badRequest(
+        'base_url_not_public',
+        `baseUrl points at ${u.hostname}, which is not a public address (${err.addressClass}). Provider accounts may only reach public addresses; ` +
+          'an operator can allow a model server on the local network with SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS, or offer it to every workspace with LOCAL_LLM_BASE_URL.',
+        'baseUrl',
+      );
+    }
+    // DNS failed or was slow: the name may work later, and the connect-time guard still applies.
+  }
   return u.toString().replace(/\/+$/, '');
 }
 
@@ -76,7 +107,7 @@ export async function createAccount(deps: ProviderAccountDeps, workspaceId: stri
   }
   if (d.requiresBaseUrl && !input.baseUrl) throw badRequest('base_url_required', `${provider} needs a baseUrl.`, 'baseUrl');
   if (d.requiresKey && !input.apiKey) throw badRequest('api_key_required', `${provider} needs an apiKey.`, 'apiKey');
-  const baseUrl = input.baseUrl ? checkBaseUrl(input.baseUrl) : null;
+  const baseUrl = input.baseUrl ? await checkBaseUrl(deps, input.baseUrl) : null;
   const id = newId('pa');
   const now = iso(deps.clock.now());
   try {
@@ -135,7 +166,7 @@ export async function updateAccount(deps: ProviderAccountDeps, workspaceId: stri
   if (patch.models !== undefined) set('models', patch.models === null ? null : JSON.stringify(patch.models));
   if (patch.baseUrl !== undefined) {
     if (patch.baseUrl === null && d.requiresBaseUrl) throw badRequest('base_url_required', `${row.provider} needs a baseUrl.`, 'baseUrl');
-    set('base_url', patch.baseUrl === null ? null : checkBaseUrl(patch.baseUrl));
+    set('base_url', patch.baseUrl === null ? null : await checkBaseUrl(deps, patch.baseUrl));
   }
   if (patch.apiKey !== undefined) {
     if (patch.apiKey === null && d.requiresKey) throw badRequest('api_key_required', `${row.provider} needs an apiKey.`, 'apiKey');
@@ -157,7 +188,8 @@ export async function deleteAccount(deps: ProviderAccountDeps, workspaceId: stri
 export async function targetOf(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<(Target & { slug: string; models: string[] | null }) | undefined> {
   if (id === LOCAL_ACCOUNT_ID) {
     const l = localAccount(deps);
-    return l && { accountId: l.id, provider: 'local', baseUrl: l.baseUrl!, apiKey: undefined, slug: 'local', models: null };
+    // The operator's own target: the one account the address guard lets reach a private address.
+    return l && { accountId: l.id, provider: 'local', baseUrl: l.baseUrl!, apiKey: undefined, slug: 'local', models: null, trusted: true };
   }
   const row = await getRow(deps, workspaceId, id);
   if (!row || row.enabled !== 1) return undefined;

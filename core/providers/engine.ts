@@ -8,8 +8,10 @@ import { badResponse, errorBody, httpError, transportError } from './errors.ts';
 import { PROVIDERS } from './index.ts';
 import { openAiHeaders, toEmbeddingsRequest, toOpenAiRequest } from './openai-compatible/request.ts';
 import { openAiChunks } from './openai-compatible/stream.ts';
+import { addressPolicy } from './address-guard.ts';
 import { Pools } from './pools.ts';
 import { callUpstream, type UpstreamBody, type UpstreamResponse } from './upstream-call.ts';
+import type { Resolver } from '../tools/http-guard.ts';
 import { UpstreamError, type ChatResult, type ProviderEngine, type ProviderId, type Target } from './types.ts';
 
 export interface EngineOptions {
@@ -21,6 +23,11 @@ export interface EngineOptions {
   /** Max sockets per upstream origin (default unbounded). */
   connections?: number;
   keepAliveTimeoutMs?: number;
+  /** SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: hosts, IPs and CIDRs that may be non-public. Every
+   * other account must resolve to public addresses only (address-guard.ts). */
+  allowedPrivateHosts?: readonly string[];
+  /** DNS for the address guard (tests play DNS); default: the system resolver. */
+  resolve?: Resolver;
 }
 
 interface Endpoint {
@@ -35,7 +42,12 @@ type Body = UpstreamBody;
  * errors normalised to OpenAI's shape (errors.ts). It never retries — see withSafeRetry.
  */
 export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
-  const pools = new Pools({ connections: opts.connections, keepAliveTimeoutMs: opts.keepAliveTimeoutMs });
+  const pools = new Pools({
+    connections: opts.connections,
+    keepAliveTimeoutMs: opts.keepAliveTimeoutMs,
+    policy: addressPolicy(opts.allowedPrivateHosts ?? []),
+    resolve: opts.resolve,
+  });
   const headersTimeout = opts.headersTimeoutMs ?? 600_000;
   const bodyTimeout = opts.bodyTimeoutMs ?? 600_000;
   const endpoints = new Map<string, Endpoint>();
@@ -55,7 +67,7 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
     const ep = endpoint(t.baseUrl);
     let res: UpstreamResponse;
     try {
-      res = await callUpstream(await pools.get(ep.origin), { method, path: ep.prefix + path, headers, body, signal, headersTimeout, bodyTimeout });
+      res = await callUpstream(await pools.get(ep.origin, t.trusted === true), { method, path: ep.prefix + path, headers, body, signal, headersTimeout, bodyTimeout });
     } catch (e) {
       throw transportError(t.provider, e, signal);
     }
@@ -66,7 +78,7 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
     } catch {
       // The status is what matters; a body cut short changes nothing.
     }
-    throw httpError(t.provider, res.statusCode, res.headers, text);
+    throw httpError(t.provider, res.statusCode, res.headers, text, [t.apiKey]);
   }
 
   async function readText(t: Target, body: Body, signal: AbortSignal | undefined): Promise<string> {

@@ -1,4 +1,6 @@
 import type { OpenAiErrorBody } from '../gateway/types.ts';
+import { ADDRESS_REFUSED, AddressRefused } from './address-guard.ts';
+import { sanitizeUpstreamText } from './redact.ts';
 import { UpstreamError, type ProviderId } from './types.ts';
 
 /**
@@ -13,6 +15,9 @@ import { UpstreamError, type ProviderId } from './types.ts';
  * - Timeout waiting for headers or body: 504 `upstream_timeout`, not noWork.
  * - Connection reset or closed after the request went out: 502 `upstream_connection_reset`.
  * - Aborted through the caller's signal: 499 `client_closed_request` (nobody is left to read it).
+ * - Refused by the address guard (a non-public address): 502 `upstream_address_refused`, noWork.
+ * An upstream's body is never passed on: only the message of a JSON error body, sanitised
+ * (redact.ts: secrets cut, one line, capped); code/param/type only when they look like identifiers.
  */
 
 const NO_WORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -34,13 +39,14 @@ const ANTHROPIC_TYPES: Record<string, string> = {
   overloaded_error: 'server_error',
 };
 
-/** Reads an error body in either OpenAI's or Anthropic's shape (or neither). */
+/** Reads an error body in either OpenAI's or Anthropic's shape (or neither: nothing of it is kept). */
 export function parseErrorBody(text: string): { message?: string; type?: string; code?: string | null; param?: string | null } {
   let j: unknown;
   try {
     j = JSON.parse(text);
   } catch {
-    return text ? { message: text.slice(0, 500) } : {};
+    // Not an error document: an HTML page, a proxy's text, or whatever a wrong base URL answered.
+    return {};
   }
   // Some OpenAI-compatible servers wrap the error in an array.
   if (Array.isArray(j)) j = j[0];
@@ -49,18 +55,21 @@ export function parseErrorBody(text: string): { message?: string; type?: string;
   const e = o.error;
   if (e && typeof e === 'object') {
     const err = e as Record<string, unknown>;
-    const type = typeof err.type === 'string' ? err.type : undefined;
+    const type = ident(err.type);
     if (o.type === 'error' && type) {
       return { message: str(err.message), type: ANTHROPIC_TYPES[type] ?? 'server_error', code: type, param: null };
     }
-    const code = typeof err.code === 'string' ? err.code : typeof err.code === 'number' ? String(err.code) : null;
-    return { message: str(err.message), type, code, param: typeof err.param === 'string' ? err.param : null };
+    const code = ident(typeof err.code === 'number' ? String(err.code) : err.code) ?? null;
+    return { message: str(err.message), type, code, param: ident(err.param) ?? null };
   }
   if (typeof e === 'string') return { message: e };
   if (typeof o.message === 'string') return { message: o.message };
   if (typeof o.detail === 'string') return { message: o.detail };
   return {};
 }
+
+/** An error code, type or param is passed on only when it looks like one (`messages[0].content`). */
+const ident = (v: unknown) => (typeof v === 'string' && /^[A-Za-z0-9_.:[\]-]{1,100}$/.test(v) ? v : undefined);
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -77,10 +86,20 @@ export function parseRetryAfter(headers: Record<string, string | string[] | unde
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** An upstream answered with a non-2xx status. */
-export function httpError(provider: ProviderId, status: number, headers: Record<string, string | string[] | undefined>, text: string): UpstreamError {
+/**
+ * An upstream answered with a non-2xx status. `secrets` (the account's key) are cut from anything
+ * the upstream says, as are credential-shaped tokens.
+ */
+export function httpError(
+  provider: ProviderId,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  secrets: readonly (string | undefined)[] = [],
+): UpstreamError {
   const p = parseErrorBody(text);
-  const upstreamMsg = p.message ?? `HTTP ${status}`;
+  const said = p.message === undefined ? '' : sanitizeUpstreamText(p.message, secrets);
+  const upstreamMsg = said === '' ? `HTTP ${status}` : said;
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(headers);
     const body = errorBody(upstreamMsg, 'rate_limit_error', p.code ?? 'rate_limit_exceeded', p.param ?? null);
@@ -107,6 +126,17 @@ function codeOf(e: unknown): string | undefined {
   return o.cause ? codeOf(o.cause) : undefined;
 }
 
+function refusedOf(e: unknown, depth = 0): AddressRefused | undefined {
+  if (e instanceof AddressRefused) return e;
+  if (!e || typeof e !== 'object' || depth > 4) return undefined;
+  const o = e as { errors?: unknown[]; cause?: unknown };
+  for (const x of Array.isArray(o.errors) ? o.errors : []) {
+    const r = refusedOf(x, depth + 1);
+    if (r) return r;
+  }
+  return refusedOf(o.cause, depth + 1);
+}
+
 /** A transport failure (no HTTP status): connect, timeout, reset or abort. */
 export function transportError(provider: ProviderId, e: unknown, signal?: AbortSignal): UpstreamError {
   if (e instanceof UpstreamError) return e;
@@ -114,6 +144,11 @@ export function transportError(provider: ProviderId, e: unknown, signal?: AbortS
     return new UpstreamError(499, errorBody('The client closed the request.', 'invalid_request_error', 'client_closed_request'), { noWork: false, cause: e });
   }
   const code = codeOf(e) ?? 'unknown';
+  if (code === ADDRESS_REFUSED) {
+    const cls = refusedOf(e)?.addressClass ?? 'not public';
+    const msg = `The ${provider} upstream's address is not public (${cls}): provider accounts may only reach public addresses unless the operator lists the host in SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS.`;
+    return new UpstreamError(502, errorBody(msg, 'server_error', 'upstream_address_refused'), { noWork: true, cause: e });
+  }
   if (NO_WORK_CODES.has(code)) {
     return new UpstreamError(502, errorBody(`The ${provider} upstream is unreachable (${code}).`, 'server_error', 'upstream_unavailable'), { noWork: true, cause: e });
   }
@@ -129,8 +164,9 @@ export function badResponse(provider: ProviderId, what: string): UpstreamError {
 }
 
 /** An error reported inside a stream after it began (OpenRouter `data: {"error":…}`, Anthropic `event: error`). */
-export function streamError(provider: ProviderId, payload: unknown): UpstreamError {
+export function streamError(provider: ProviderId, payload: unknown, secrets: readonly (string | undefined)[] = []): UpstreamError {
   const p = parseErrorBody(JSON.stringify(payload));
-  const body = errorBody(`The ${provider} upstream failed mid-stream: ${p.message ?? 'unknown error'}`, 'server_error', p.code ?? 'upstream_error');
+  const said = p.message === undefined ? '' : sanitizeUpstreamText(p.message, secrets);
+  const body = errorBody(`The ${provider} upstream failed mid-stream: ${said || 'unknown error'}`, 'server_error', p.code ?? 'upstream_error');
   return new UpstreamError(502, body, { noWork: false });
 }

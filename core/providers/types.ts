@@ -22,6 +22,9 @@ export interface Target {
   baseUrl: string;
   /** Decrypted API key; never logged. Undefined for keyless targets (local). */
   apiKey: string | undefined;
+  /** The operator's own target (LOCAL_LLM_BASE_URL): exempt from the address guard. Only the
+   * local account sets it; every workspace's accounts are guarded. */
+  trusted?: boolean;
 }
 
 /** The result of a non-streamed chat call. */

@@ -7,6 +7,7 @@ import type { ProviderEngine } from '../providers/types.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import type { ToolDefinition, ToolLimits } from '../tools/types.ts';
 import type { UsageRecorder } from '../usage/recorder.ts';
+import type { Vault } from '../vault/index.ts';
 import type { RunMetrics } from './metrics.ts';
 import type { RunRow, RunStatus } from './types.ts';
 
@@ -22,6 +23,8 @@ export interface RunDeps {
   resolve(version: AgentVersion, account?: TargetAccount | null): Promise<Resolved>;
   tool(type: string): ToolDefinition | undefined;
   toolLimits: ToolLimits;
+  /** Opens the sealed credential headers of a tool's config just before it runs (agents/tool-secrets.ts). */
+  vault: Vault;
   /** Signs approval decisions (derived from SERVICE_APPROVAL_SECRET). */
   approvalKey: Buffer;
   metrics: RunMetrics;

@@ -31,6 +31,7 @@ export function runsOf(core: Core, opts: { watchIntervalMs?: number } = {}): Run
     resolve: (v, account) => checkVersionTarget(rt, v, account),
     tool: getTool,
     toolLimits: toolLimitsFromConfig(core.config),
+    vault: rt.vault,
     approvalKey: deriveKey(core.secrets.SERVICE_APPROVAL_SECRET, 'approval'),
     metrics,
     ...(opts.watchIntervalMs !== undefined ? { watchIntervalMs: opts.watchIntervalMs } : {}),

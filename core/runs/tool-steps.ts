@@ -1,3 +1,4 @@
+import { openToolConfig } from '../agents/tool-secrets.ts';
 import type { AgentVersion } from '../agents/types.ts';
 import { newId } from '../ids.ts';
 import { verifyDecision } from './approval-signature.ts';
@@ -55,7 +56,7 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
       let args: unknown;
       try {
         args = JSON.parse(call.function.arguments || '{}');
-        output = await def.execute(args, tool.config, { signal, limits: deps.toolLimits });
+        output = await def.execute(args, openToolConfig(deps.vault, version.agentId, tool.config), { signal, limits: deps.toolLimits });
       } catch (err) {
         if (signal.aborted) throw signal.reason instanceof RunFailure ? signal.reason : err;
         output = `error: ${(err as Error).message}`;

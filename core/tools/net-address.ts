@@ -1,64 +1,23 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { IPV4_OTHER, IPV4_SPECIAL, IPV6_OTHER, IPV6_SPECIAL, type AddressClass, type SpecialBlock } from './special-addresses.ts';
 
 /**
- * Classifies an IP address for the http_request tool's SSRF guard. Everything that is not plainly
- * a public unicast address gets a class naming why it is refused: the tool runs on the host, so a
- * model (or a prompt injection it read) must not reach loopback services, the LAN, or the cloud
- * metadata endpoint. IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) are
- * classified by the embedded address, so `::ffff:127.0.0.1` is loopback, not "IPv6 public".
+ * Classifies an IP address for the SSRF guards (the http_request tool, provider base URLs).
+ * Everything that is not plainly a globally reachable unicast address gets a class naming why it is
+ * refused: the service runs on the host, so neither a model (or a prompt injection it read) nor a
+ * workspace member's provider account may reach loopback services, the LAN, or the cloud metadata
+ * endpoint. The blocks are the IANA special-purpose registries in full (special-addresses.ts).
+ * IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) are classified by the
+ * embedded address, so `::ffff:127.0.0.1` is loopback, not "IPv6 public".
  */
-export type AddressClass =
-  | 'public'
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'shared (CGNAT)'
-  | 'multicast'
-  | 'broadcast'
-  | 'reserved'
-  | 'documentation'
-  | 'unique-local'
-  | 'site-local'
-  | 'invalid';
-
-type V4Rule = [base: number, bits: number, cls: AddressClass];
+export type { AddressClass } from './special-addresses.ts';
 
 const v4 = (a: number, b: number, c: number, d: number) => ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
-
-// Order matters only for overlaps (none here); IANA special-purpose registry, minus the few
-// blocks that are globally routable anyway.
-const V4_RULES: V4Rule[] = [
-  [v4(0, 0, 0, 0), 8, 'unspecified'], // "this network"; connecting to 0.0.0.0 reaches the host itself
-  [v4(10, 0, 0, 0), 8, 'private'],
-  [v4(100, 64, 0, 0), 10, 'shared (CGNAT)'],
-  [v4(127, 0, 0, 0), 8, 'loopback'],
-  [v4(169, 254, 0, 0), 16, 'link-local'], // includes 169.254.169.254, the cloud metadata service
-  [v4(172, 16, 0, 0), 12, 'private'],
-  [v4(192, 0, 0, 0), 24, 'reserved'], // IETF protocol assignments
-  [v4(192, 0, 2, 0), 24, 'documentation'],
-  [v4(192, 88, 99, 0), 24, 'reserved'], // deprecated 6to4 relay anycast
-  [v4(192, 168, 0, 0), 16, 'private'],
-  [v4(198, 18, 0, 0), 15, 'reserved'], // benchmarking
-  [v4(198, 51, 100, 0), 24, 'documentation'],
-  [v4(203, 0, 113, 0), 24, 'documentation'],
-  [v4(224, 0, 0, 0), 4, 'multicast'],
-  [v4(255, 255, 255, 255), 32, 'broadcast'],
-  [v4(240, 0, 0, 0), 4, 'reserved'],
-];
 
 function parseV4(ip: string): number | undefined {
   if (!isIPv4(ip)) return undefined;
   const p = ip.split('.').map(Number);
   return v4(p[0]!, p[1]!, p[2]!, p[3]!);
-}
-
-export function classifyV4(n: number): AddressClass {
-  for (const [base, bits, cls] of V4_RULES) {
-    const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    if (((n & mask) >>> 0) === base) return cls;
-  }
-  return 'public';
 }
 
 /** Eight 16-bit groups of a valid IPv6 address (embedded dotted IPv4 and `::` expanded). */
@@ -82,31 +41,72 @@ function parseV6(ip: string): number[] | undefined {
   return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
+// ---- the registries as prefix rules, longest prefix first ----
+
+interface V4Rule { base: number; bits: number; entry: SpecialBlock }
+interface V6Rule { base: number[]; bits: number; entry: SpecialBlock }
+
+const maskOf = (bits: number) => (bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0);
+
+function v4Rules(list: readonly SpecialBlock[]): V4Rule[] {
+  return list
+    .map((entry) => {
+      const [ip, len] = entry.block.split('/') as [string, string];
+      const base = parseV4(ip);
+      if (base === undefined) throw new Error(`bad IPv4 block ${entry.block}`);
+      return { base, bits: Number(len), entry };
+    })
+    .sort((a, b) => b.bits - a.bits);
+}
+
+function v6Rules(list: readonly SpecialBlock[]): V6Rule[] {
+  return list
+    .map((entry) => {
+      const [ip, len] = entry.block.split('/') as [string, string];
+      const base = parseV6(ip);
+      if (base === undefined) throw new Error(`bad IPv6 block ${entry.block}`);
+      return { base, bits: Number(len), entry };
+    })
+    .sort((a, b) => b.bits - a.bits);
+}
+
+const V4_RULES = v4Rules([...IPV4_SPECIAL, ...IPV4_OTHER]);
+const V6_RULES = v6Rules([...IPV6_SPECIAL, ...IPV6_OTHER]);
+
+function inV6(g: number[], r: V6Rule): boolean {
+  let left = r.bits;
+  for (let i = 0; i < 8 && left > 0; i++, left -= 16) {
+    const m = left >= 16 ? 0xffff : (0xffff << (16 - left)) & 0xffff;
+    if ((g[i]! & m) !== (r.base[i]! & m)) return false;
+  }
+  return true;
+}
+
+const verdict = (e: SpecialBlock): AddressClass => (e.globallyReachable === true ? 'public' : e.cls);
+
+export function classifyV4(n: number): AddressClass {
+  for (const r of V4_RULES) if (((n & maskOf(r.bits)) >>> 0) === r.base) return verdict(r.entry);
+  return 'public';
+}
+
 const embedded = (g: number[], hi: number, lo: number) => ((g[hi]! << 16) | g[lo]!) >>> 0;
 
 export function classifyV6(g: number[]): AddressClass {
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [number, number, number, number, number, number, number, number];
+  const [g0, g1, g2, g3, g4, g5] = g as [number, number, number, number, number, number];
   const zeroTo = (k: number) => g.slice(0, k).every((x) => x === 0);
-  if (zeroTo(8)) return 'unspecified';
-  if (zeroTo(7) && g7 === 1) return 'loopback';
-  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (deprecated compatible): the kernel reaches the IPv4 address.
-  if (zeroTo(5) && g5 === 0xffff) return classifyV4(embedded(g, 6, 7));
-  if (zeroTo(6)) return classifyV4(embedded(g, 6, 7));
-  // ::ffff:0:a.b.c.d (SIIT translated) — same reasoning.
-  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return classifyV4(embedded(g, 6, 7));
-  // 64:ff9b::/96 NAT64: a translator on the path turns it into the embedded IPv4 address.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyV4(embedded(g, 6, 7));
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'private'; // 64:ff9b:1::/48 local-use NAT64
-  if (g0 === 0x2002) return classifyV4(embedded(g, 1, 2)); // 6to4
-  if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return 'reserved'; // 100::/64 discard
-  if (g0 === 0x2001 && g1 === 0) return 'reserved'; // Teredo: embedded address is obfuscated, refuse
-  if (g0 === 0x2001 && g1 === 0x0db8) return 'documentation';
-  if (g0 === 0x2001 && g1 >= 0x10 && g1 <= 0x1f) return 'reserved'; // ORCHID
-  if ((g0 & 0xfe00) === 0xfc00) return 'unique-local';
-  if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
-  if ((g0 & 0xffc0) === 0xfec0) return 'site-local';
-  if ((g0 & 0xff00) === 0xff00) return 'multicast';
-  // Global unicast is 2000::/3; everything else is unassigned or special.
+  // Forms the kernel or a translator turns into an IPv4 destination: judged by that destination.
+  if (!zeroTo(7) || g[7]! > 1) {
+    // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (deprecated compatible; :: and ::1 are themselves).
+    if (zeroTo(5) && g5 === 0xffff) return classifyV4(embedded(g, 6, 7));
+    if (zeroTo(6)) return classifyV4(embedded(g, 6, 7));
+    // ::ffff:0:a.b.c.d (SIIT translated).
+    if (zeroTo(4) && g4 === 0xffff && g5 === 0) return classifyV4(embedded(g, 6, 7));
+    // 64:ff9b::/96 NAT64 (well-known prefix).
+    if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyV4(embedded(g, 6, 7));
+    if (g0 === 0x2002) return classifyV4(embedded(g, 1, 2)); // 6to4
+  }
+  for (const r of V6_RULES) if (inV6(g, r)) return verdict(r.entry);
+  // Global unicast is 2000::/3; everything else is unassigned.
   if ((g0 & 0xe000) !== 0x2000) return 'reserved';
   return 'public';
 }
@@ -119,4 +119,38 @@ export function classifyAddress(ip: string): AddressClass {
   const g = parseV6(bare);
   if (g !== undefined) return classifyV6(g);
   return 'invalid';
+}
+
+/** An IPv4 or IPv6 CIDR (`10.0.0.0/8`, `fd00::/8`, or a bare address) as a matcher. Undefined if malformed. */
+export function parseCidr(text: string): ((ip: string) => boolean) | undefined {
+  const slash = text.indexOf('/');
+  const ip = slash < 0 ? text : text.slice(0, slash);
+  const lenText = slash < 0 ? undefined : text.slice(slash + 1);
+  if (lenText !== undefined && !/^\d{1,3}$/.test(lenText)) return undefined;
+  const n4 = parseV4(ip);
+  if (n4 !== undefined) {
+    const bits = lenText === undefined ? 32 : Number(lenText);
+    if (bits > 32) return undefined;
+    const m = maskOf(bits);
+    return (addr) => {
+      const a = parseV4(addr) ?? mappedV4(addr);
+      return a !== undefined && ((a & m) >>> 0) === ((n4 & m) >>> 0);
+    };
+  }
+  const g = parseV6(ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip);
+  if (g === undefined) return undefined;
+  const bits = lenText === undefined ? 128 : Number(lenText);
+  if (bits > 128) return undefined;
+  const rule: V6Rule = { base: g, bits, entry: IPV6_OTHER[0]! };
+  return (addr) => {
+    const a = parseV6(addr.startsWith('[') && addr.endsWith(']') ? addr.slice(1, -1) : addr);
+    return a !== undefined && inV6(a, rule);
+  };
+}
+
+/** The IPv4 address inside `::ffff:a.b.c.d`, so an IPv4 allowlist entry also admits its mapped form. */
+function mappedV4(addr: string): number | undefined {
+  const g = parseV6(addr.startsWith('[') && addr.endsWith(']') ? addr.slice(1, -1) : addr);
+  if (!g || !g.slice(0, 5).every((x) => x === 0) || g[5] !== 0xffff) return undefined;
+  return embedded(g, 6, 7);
 }

@@ -34,3 +34,26 @@ test('other paths are untouched', () => {
     assert.equal(redactPath(p), p);
   }
 });
+
+test('percent-encoding cannot hide a credential path: redaction runs on the decoded path (issue 12, item 8)', () => {
+  const cases: [string, string][] = [
+    ['/api%2Fpublic/share/shr_abcdefghijkl', '/api/public/share/shr_…'],
+    ['/api%2fpublic%2fshare%2fshr_abcdefghijkl', '/api/public/share/shr_…'],
+    ['/api/public/%73hare/shr_abcdefghijkl', '/api/public/share/shr_…'],
+    ['/api/public/webhooks%2Fworkers%2Fwhk_secret123', '/api/public/webhooks/workers/whk_…'],
+    ['/%61pi/public/webhooks/agents/tok_secret123', '/api/public/webhooks/agents/tok_…'],
+    ['/api%252Fpublic/share/shr_abcdefghijkl', '/api/public/share/shr_…'], // encoded twice
+    ['/api/public/share/shr_abc%2Fdefghijkl', '/api/public/share/shr_…'],
+    ['/api/public/share/shr_abcdefghijkl%', '/api/public/share/shr_…'], // malformed escape
+    ['/api\\public\\share\\shr_abcdefghijkl', '/api/public/share/shr_…'], // backslashes, as WHATWG URLs read them
+  ];
+  for (const [path, want] of cases) {
+    const got = redactPath(path);
+    assert.equal(got, want, path);
+    assert.ok(!got.includes('abcdefghijkl') && !got.includes('secret123'), path);
+  }
+});
+
+test('an encoded path that is not a credential path is logged as it came', () => {
+  for (const p of ['/api/app/agents%2Fx', '/api/v1/models/gpt%20x', '/api/v1/models/%ZZ']) assert.equal(redactPath(p), p);
+});

@@ -15,22 +15,51 @@ function mask(segment: string): string {
 
 /**
  * Returns `path` with credential segments cut to their first 4 characters. Matching ignores case
- * and empty segments so `/API/public//share/x` cannot slip past; the query string must already be
- * gone (the access log never logs it).
+ * and empty segments so `/API/public//share/x` cannot slip past, and runs on the decoded path
+ * (percent-escapes undone until stable, `\` read as `/`), so `/api%2Fpublic/share/<t>` is caught
+ * too; such a path is logged decoded and redacted. Any other path is returned as it came. The
+ * query string must already be gone (the access log never logs it).
  */
 export function redactPath(path: string): string {
+  const direct = redactDecoded(path.replaceAll('\\', '/'));
+  if (direct !== undefined) return direct;
+  const decoded = decodeFully(path);
+  if (decoded === path) return path;
+  return redactDecoded(decoded.replaceAll('\\', '/')) ?? path;
+}
+
+/** Undoes percent-encoding, nested too (`%252F`), a bounded number of times; bad escapes stay. */
+function decodeFully(path: string): string {
+  let cur = path;
+  for (let i = 0; i < 4 && cur.includes('%'); i++) {
+    const next = cur.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        // Not UTF-8: byte by byte, which is all the segment matching needs.
+        return run.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+      }
+    });
+    if (next === cur) break;
+    cur = next;
+  }
+  return cur;
+}
+
+/** The redacted path when it is a credential path, else undefined. */
+function redactDecoded(path: string): string | undefined {
   const parts = path.split('/');
   const seg: number[] = [];
   parts.forEach((p, i) => {
     if (p !== '') seg.push(i);
   });
   const at = (k: number) => (seg[k] === undefined ? '' : (parts[seg[k]] ?? '').toLowerCase());
-  if (at(0) !== 'api' || at(1) !== 'public') return path;
+  if (at(0) !== 'api' || at(1) !== 'public') return undefined;
 
   let first: number;
   if (at(2) === 'share') first = 3;
   else if (at(2) === 'webhooks') first = WEBHOOK_ROUTE_NAMES.has(at(3)) ? 4 : 3;
-  else return path;
+  else return undefined;
 
   // Every segment from the token on is masked: a suffix after a token is never worth the risk.
   for (let k = first; k < seg.length; k++) {

@@ -46,7 +46,8 @@ export function tempDir(prefix) {
 export async function startServer(cmd, args, env, path = '/api/health', timeoutMs = 20_000, { stdout = 'ignore' } = {}) {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(cmd, args, { env: { ...env, PORT: String(port) }, stdio: ['ignore', stdout, 'pipe'] });
+  // Benchmarks point provider accounts at a fake upstream on loopback: allowed as a LAN server would be.
+  const child = spawn(cmd, args, { env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', stdout, 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   let exited = false;

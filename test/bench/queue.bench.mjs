@@ -146,6 +146,7 @@ export async function jobTableRate(store, n, url) {
 function svcEnv(home, store, url) {
   return {
     HOME: home, PATH: '/usr/bin:/bin', NODE_ENV: 'test', SERVICE_LOG_LEVEL: 'warn', RATE_LIMIT_CHAT_PER_MINUTE: '1000000', SERVICE_EMBEDDED_WORKERS: '0',
+    SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1', // workers call the fake upstream on loopback
     ...(store === 'postgres' ? { SERVICE_STORE: 'postgres', DATABASE_URL: url } : { SERVICE_DB_PATH: join(home, 'svc.db') }),
   };
 }

@@ -39,7 +39,7 @@ describe('svc serve end to end (built binary, SQLite)', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // The tool reaches a server on loopback: allowed explicitly, as an operator would.
-    run = start(sb, ['serve'], cleanEnv(sb.home, { PORT: String(port), SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true' }));
+    run = start(sb, ['serve'], cleanEnv(sb.home, { PORT: String(port), SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' }));
     await waitForStatus(run, `${base}/api/health/ready`);
     const reg = await fetch(`${base}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password: 'correct horse battery' }) });
     assert.equal(reg.status, 201);

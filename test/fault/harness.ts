@@ -74,6 +74,7 @@ export function cluster(o: { databaseUrl?: string; env?: Record<string, string> 
   const env: Record<string, string> = {
     HOME: home, PATH: '/usr/bin:/bin', NODE_ENV: 'test', SERVICE_LOG_LEVEL: 'warn',
     RATE_LIMIT_CHAT_PER_MINUTE: '1000000', SERVICE_JOB_LEASE_MS: '1000',
+    SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1', // the fake upstream is on loopback
     ...(o.databaseUrl ? { SERVICE_STORE: 'postgres', DATABASE_URL: o.databaseUrl } : { SERVICE_DB_PATH: dbPath }),
     ...o.env,
   };

@@ -42,7 +42,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
   let accountInW: string;
 
   before(async () => {
-    fx = await testCore();
+    fx = await testCore({ env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } }); // the fake upstream is on loopback
     app = createApp(fx.core, {
       routes(app, core) {
         app.get('/test/bearer/access', requireBearer(core, 'access'), (c) => c.json({ ok: true }));

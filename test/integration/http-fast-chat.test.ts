@@ -29,7 +29,7 @@ describe('chat fast path ≡ Hono route', () => {
   let hono: ServerHandle;
 
   before(async () => {
-    fx = await testCore({ env: { SERVICE_GATEWAY_BODY_LIMIT_BYTES: String(LIMIT) } });
+    fx = await testCore({ env: { SERVICE_GATEWAY_BODY_LIMIT_BYTES: String(LIMIT), SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     const people = await cast(fx.core);
     const app = createApp(fx.core);
     fake = await fakeOpenAi();

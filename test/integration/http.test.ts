@@ -296,6 +296,16 @@ describe('HTTP core (in-process, real SQLite)', () => {
       const raw = JSON.stringify(fx.logs.slice(before));
       assert.doesNotMatch(raw, /TOKENabcdef|querysecret|api_key/);
     });
+    test('an encoded slash or letter does not carry a token past the redaction (issue 12, item 8)', async () => {
+      const before = fx.logs.length;
+      for (const p of ['/api%2Fpublic/share/shrTOKENabcdef', '/api%2fpublic%2Fwebhooks%2Fworkers/whkSECRETvalue', '/api/public/%73hare/shrTOKENabcdef', '/api%252Fpublic/share/shrTOKENabcdef']) {
+        await app.request(p);
+      }
+      const lines = fx.logs.slice(before).filter((l) => l.msg === 'request');
+      assert.equal(lines.length, 4);
+      assert.deepEqual(lines.map((l) => l.path), ['/api/public/share/shrT…', '/api/public/webhooks/workers/whkS…', '/api/public/share/shrT…', '/api/public/share/shrT…']);
+      assert.doesNotMatch(JSON.stringify(fx.logs.slice(before)), /TOKENabcdef|SECRETvalue/);
+    });
     test('unmatched webhook paths are redacted too and report no route', async () => {
       const before = fx.logs.length;
       await app.request('/api/public/webhooks/workers/whkSECRETvalue');

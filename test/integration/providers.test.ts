@@ -39,7 +39,8 @@ let oa: FakeUpstream;
 let an: FakeUpstream;
 
 before(async () => {
-  engine = createProviderEngine({ headersTimeoutMs: 300 });
+  // The fakes listen on loopback: allowed the way an operator allows a LAN model server.
+  engine = createProviderEngine({ headersTimeoutMs: 300, allowedPrivateHosts: ['127.0.0.1'] });
   oa = await fakeOpenAi();
   an = await fakeAnthropic({ apiKey: KEY });
 });
@@ -285,7 +286,7 @@ describe('faults', () => {
 
 describe('engine plumbing', () => {
   it('keeps connections alive: sequential calls reuse the pool\'s connections', async () => {
-    const e = createProviderEngine();
+    const e = createProviderEngine({ allowedPrivateHosts: ['127.0.0.1'] });
     try {
       for (let i = 0; i < 10; i++) await e.chat(targetFor('openai', oa), CHAT);
       assert.equal(oa.calls, 10);

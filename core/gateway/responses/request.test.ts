@@ -73,6 +73,23 @@ describe('Responses fields with no chat equivalent (decided here) are refused by
   ] as const) {
     it(`${field} → unsupported_responses_field`, () => refused({ [field]: value }, 'unsupported_responses_field', field));
   }
+  // Names Object.prototype carries must be looked up as own keys only (issue 12, item 12).
+  for (const field of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) {
+    it(`a top-level field named ${field} → unsupported_responses_field naming it (any value, null too)`, () => {
+      for (const value of [1, 'x', {}, null]) {
+        // JSON.parse makes __proto__ an own key, as a client's body would arrive.
+        const body = JSON.parse(`{"model":"m","input":"hi","${field}":${JSON.stringify(value)}}`) as unknown;
+        assert.throws(() => parseResponsesRequest(body), (e: unknown) => {
+          assert.ok(e instanceof AppError, String(e));
+          assert.equal(e.status, 400);
+          assert.equal(e.code, 'unsupported_responses_field');
+          assert.equal(e.field, field);
+          assert.match(e.message, new RegExp(`^${field} is not supported`));
+          return true;
+        });
+      }
+    });
+  }
   it('background false is the stateless default and accepted', () => {
     accepted({ background: false });
   });

@@ -111,7 +111,8 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
   const chat: ChatRequest = { model: '', messages: [] };
   // Refusals first, in body order, so a stateful request learns why before what is missing.
   for (const key of Object.keys(b)) {
-    const named = NAMED_REFUSALS[key];
+    // Own keys only: `constructor`, `toString` or `__proto__` would otherwise find Object.prototype's.
+    const named = Object.hasOwn(NAMED_REFUSALS, key) ? NAMED_REFUSALS[key] : undefined;
     const v = b[key];
     if (v === null || v === undefined) {
       if (named === undefined && !Object.hasOwn(FIELDS, key)) throw unrecognised(key);

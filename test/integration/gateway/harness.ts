@@ -28,7 +28,8 @@ export interface Gateway {
 }
 
 export async function startGateway(opts: FixtureOptions & { gateway?: GatewayOptions } = {}): Promise<Gateway> {
-  const fx = await testCore(opts);
+  // The fake upstreams listen on loopback: allowed as an operator allows a LAN model server.
+  const fx = await testCore({ ...opts, env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1', ...opts.env } });
   const people = await cast(fx.core);
   const app = createApp(fx.core, opts.gateway ? { gateway: opts.gateway } : {});
   const server = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });

@@ -15,6 +15,8 @@ const schema = { type: 'object', properties: { a: { type: 'string' } }, required
 // [label, extra body fields, code, param]
 const REFUSALS: Array<[string, Body, string, string]> = [
   ['unknown top-level field', { frobnicate: 1 }, 'unsupported_responses_field', 'frobnicate'],
+  ['a field named constructor (an Object.prototype name)', { constructor: 1 }, 'unsupported_responses_field', 'constructor'],
+  ['a field named toString', { toString: 'x' }, 'unsupported_responses_field', 'toString'],
   ['max_tool_calls (no chat equivalent)', { max_tool_calls: 3 }, 'unsupported_responses_field', 'max_tool_calls'],
   ['background true', { background: true }, 'unsupported_responses_field', 'background'],
   ['text.verbosity', { text: { verbosity: 'low' } }, 'unsupported_text_field', 'text.verbosity'],
