@@ -3,6 +3,7 @@ import type { Core } from '../core/index.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { errorHandler, notFoundHandler, wrapNonErrors } from './middleware/errors.ts';
+import { hostGuard } from './middleware/host-guard.ts';
 import { httpMetrics } from './middleware/http-metrics.ts';
 import { requestId } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -43,6 +44,8 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
   app.use('*', accessLog(core.log));
   app.use('*', httpMetrics(core.metrics));
   app.use('*', wrapNonErrors());
+  // Before anything reads the body: a request for a host name we do not serve goes no further.
+  app.use('*', hostGuard(core));
   app.use('*', bodyLimit(core.config));
 
   app.route('/api/health', healthRoutes(readiness));

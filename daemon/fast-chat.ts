@@ -5,6 +5,7 @@ import type { Core } from '../core/index.ts';
 import { bearerAuth } from './middleware/bearer.ts';
 import { tooLarge } from './middleware/body-limit.ts';
 import { errorPayload, logServerError, toAppError } from './middleware/errors.ts';
+import { hostPolicy } from './host-check.ts';
 import { parseJsonText, requireJsonContentType, unreadableBody } from './middleware/json-body.ts';
 import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from './middleware/request-id.ts';
 import { answerChat, type ChatAnswer } from './routes/v1/chat.ts';
@@ -33,6 +34,7 @@ const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() do
  */
 export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
   const authenticate = bearerAuth(core, 'member');
+  const hostCheck = hostPolicy(core.config);
   const limit = core.config.SERVICE_GATEWAY_BODY_LIMIT_BYTES;
   const log = core.log;
   const metrics = core.metrics;
@@ -60,6 +62,9 @@ export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
     let answer: ChatAnswer | undefined;
     let failure: Error | undefined;
     try {
+      // As the Hono app's host guard (app-wide, before the body limit): DNS rebinding, issue 12.
+      const verdict = hostCheck({ method: 'POST', path: PATH, host: h.host, forwardedHost: h.forwardedHost, origin: h.origin });
+      if (typeof verdict !== 'string') throw verdict;
       if (h.contentLength !== undefined && Number(h.contentLength) > limit) throw tooLarge(limit);
       route = AT_V1;
       principal = await authenticate(h.authorization);
@@ -125,23 +130,30 @@ function flushHeaders(res: ServerResponse): void {
   if (!res.writableEnded && !res.destroyed) res.flushHeaders();
 }
 
-/** The four headers this path reads; repeated ones joined with ", " as Web Headers do. */
+/** The headers this path reads; repeated ones joined with ", " as Web Headers do. */
 function pickHeaders(raw: string[]) {
   let authorization: string | undefined;
   let contentType: string | undefined;
   let contentLength: string | undefined;
   let requestId: string | undefined;
+  let host: string | undefined;
+  let origin: string | undefined;
+  let forwardedHost: string | undefined;
   const join = (a: string | undefined, v: string) => (a === undefined ? v : `${a}, ${v}`);
   for (let i = 0; i < raw.length; i += 2) {
     const k = raw[i]!;
-    if (k.length !== 13 && k.length !== 12 && k.length !== 14) continue;
+    const n = k.length;
+    if (n !== 13 && n !== 12 && n !== 14 && n !== 4 && n !== 6 && n !== 16) continue;
     const name = k.toLowerCase();
     if (name === 'authorization') authorization = join(authorization, raw[i + 1]!);
     else if (name === 'content-type') contentType = join(contentType, raw[i + 1]!);
     else if (name === 'content-length') contentLength = join(contentLength, raw[i + 1]!);
     else if (name === REQUEST_ID_HEADER) requestId = join(requestId, raw[i + 1]!);
+    else if (name === 'host') host = join(host, raw[i + 1]!);
+    else if (name === 'origin') origin = join(origin, raw[i + 1]!);
+    else if (name === 'x-forwarded-host') forwardedHost = join(forwardedHost, raw[i + 1]!);
   }
-  return { authorization, contentType, contentLength, requestId };
+  return { authorization, contentType, contentLength, requestId, host, origin, forwardedHost };
 }
 
 /** The body as text; 413 as soon as it crosses the limit (the rest is drained after the answer). */

@@ -1,4 +1,5 @@
-import { dummyHash, verifyPassword } from '../auth/password.ts';
+import { randomBytes } from 'node:crypto';
+import type { PasswordHasher } from '../auth/hasher.ts';
 import { AppError } from '../errors.ts';
 import { normalizeEmail } from './email.ts';
 import { FailureThrottle } from './throttle.ts';
@@ -19,37 +20,52 @@ export const defaultThrottles = (): LoginThrottles => ({
   address: new FailureThrottle(30, 15 * 60_000),
 });
 
+export const tooManyAttempts = (what: string, wait: number) => {
+  const seconds = Math.ceil(wait / 1000);
+  return new AppError(429, 'too_many_attempts', `Too many ${what} attempts. Try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+};
+
 export async function login(
   deps: AccountsDeps & { throttles: LoginThrottles },
   input: { email: string; password: string; clientAddress: string },
 ): Promise<AccountView> {
   const email = normalizeEmail(input.email);
+  const { account, address } = deps.throttles;
   const now = deps.clock.now();
-  const wait = Math.max(deps.throttles.account.retryAfter(email, now), deps.throttles.address.retryAfter(input.clientAddress, now));
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    throw new AppError(429, 'too_many_attempts', `Too many sign-in attempts. Try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+  const wait = Math.max(account.retryAfter(email, now), address.retryAfter(input.clientAddress, now));
+  if (wait > 0) throw tooManyAttempts('sign-in', wait);
+  // Reserved in the same turn as the check, before any await: parallel guesses cannot all pass the
+  // check before the first one is recorded (41 at once were all evaluated, issue 12).
+  account.reserve(email, now);
+  address.reserve(input.clientAddress, now);
+  let row: { id: string; email: string; name: string; password_hash: string } | undefined;
+  let outcome: 'ok' | 'wrong' | 'error' = 'error';
+  try {
+    row = await deps.db.one('SELECT id, email, name, password_hash FROM users WHERE email = ?', [email]);
+    // Unknown users still pay for one hash, so timing does not reveal which addresses exist.
+    const ok = await deps.hasher.verify(input.password, row?.password_hash ?? (await dummyFor(deps.hasher)));
+    outcome = row && ok ? 'ok' : 'wrong';
+  } finally {
+    // Only a wrong password counts; an error (the store, too many hashes queued) guessed nothing.
+    const end = deps.clock.now();
+    account.settle(email, end, outcome === 'wrong');
+    address.settle(input.clientAddress, end, outcome === 'wrong');
   }
-  const row = await deps.db.one<{ id: string; email: string; name: string; password_hash: string }>(
-    'SELECT id, email, name, password_hash FROM users WHERE email = ?',
-    [email],
-  );
-  // Unknown users still pay for one hash, so timing does not reveal which addresses exist.
-  const ok = await verifyPassword(input.password, row?.password_hash ?? (await dummyFor(deps)));
-  if (!row || !ok) {
-    deps.throttles.account.fail(email, now);
-    deps.throttles.address.fail(input.clientAddress, now);
-    throw invalidCredentials();
-  }
-  deps.throttles.account.reset(email);
+  if (outcome !== 'ok' || !row) throw invalidCredentials();
+  account.reset(email);
   const workspaces = await workspacesOf(deps.db, row.id);
   return { user: { id: row.id, email: row.email, name: row.name }, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role })) };
 }
 
-const dummies = new Map<number, Promise<string>>();
-function dummyFor(deps: AccountsDeps): Promise<string> {
-  const key = deps.scrypt?.N ?? 0;
-  let d = dummies.get(key);
-  if (!d) dummies.set(key, (d = dummyHash(deps.scrypt)));
+/** A hash of a random password at the hasher's cost, made once per hasher: unknown users' sign-ins
+ * spend the time a real one would. */
+const dummies = new WeakMap<PasswordHasher, Promise<string>>();
+function dummyFor(hasher: PasswordHasher): Promise<string> {
+  let d = dummies.get(hasher);
+  if (!d) {
+    d = hasher.hash(randomBytes(16).toString('hex'));
+    dummies.set(hasher, d);
+    d.catch(() => dummies.delete(hasher)); // refused (busy): try again next time
+  }
   return d;
 }

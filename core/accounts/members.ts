@@ -1,6 +1,6 @@
 import { AppError, forbidden, notFound } from '../errors.ts';
 import type { Db, Queryable } from '../store/types.ts';
-import { atLeast, type Role } from './roles.ts';
+import { atLeast, outranks, type Role } from './roles.ts';
 
 export interface Member {
   userId: string;
@@ -18,6 +18,19 @@ export async function listMembers(q: Queryable, workspaceId: string): Promise<Me
     [workspaceId],
   );
   return rows.map((r) => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: r.created_at }));
+}
+
+/**
+ * Nobody acts on a member of a higher role than their own — limits, keys, admin tokens (role changes
+ * and removals follow mayManage below). 403 when `targetUserId`'s role in the workspace outranks the
+ * actor's; a non-member (or the actor themselves) passes. Returns the target's role, if any.
+ */
+export async function assertMayActOn(q: Queryable, workspaceId: string, actor: { userId: string; role: Role }, targetUserId: string): Promise<Role | undefined> {
+  const row = await q.one<{ role: Role }>('SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?', [workspaceId, targetUserId]);
+  if (row && targetUserId !== actor.userId && outranks(row.role, actor.role)) {
+    throw forbidden(`This member is ${row.role === 'owner' ? 'an owner' : `an ${row.role}`} of the workspace: only someone of that role or higher may act on them.`, 'higher_role');
+  }
+  return row?.role;
 }
 
 const lastOwner = () => new AppError(409, 'last_owner', 'A workspace must keep at least one owner; make someone else owner first.');

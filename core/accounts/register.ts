@@ -1,9 +1,10 @@
-import { hashPassword } from '../auth/password.ts';
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
 import { AppError, conflict } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { redeemInvitation } from '../invitations/redeem.ts';
+import { invitationRedeemable, redeemInvitation } from '../invitations/redeem.ts';
 import { UniqueViolation } from '../store/types.ts';
+import { tooManyAttempts } from './login.ts';
+import { FailureThrottle } from './throttle.ts';
 import { addMember, createWorkspace, workspacesOf } from './workspaces.ts';
 import type { AccountView, AccountsDeps } from './types.ts';
 
@@ -12,11 +13,20 @@ export interface RegisterInput {
   password: string;
   name: string;
   invitationToken?: string | undefined;
+  /** The client's address, for the per-address throttle (internal callers pass none). */
+  clientAddress?: string | undefined;
 }
+
+/** 20 refused sign-ups per client address per 15 minutes; successes do not count. */
+export const signupThrottle = () => new FailureThrottle(20, 15 * 60_000);
 
 /** One body for unknown, expired, revoked, used and mismatched tokens: nothing to probe. */
 export const invalidInvitation = () =>
   new AppError(403, 'invalid_invitation', 'This invitation is not valid. Ask a workspace admin for a new one.', { uniformBody: true });
+
+export const invitationRequired = () =>
+  new AppError(403, 'invitation_required', 'Registration is by invitation only. Ask a workspace admin for an invitation.');
+const emailTaken = () => conflict('email_taken', 'An account with this email already exists. Sign in instead.');
 
 export const registrationMisconfigured = (mode: string) =>
   new AppError(500, 'registration_misconfigured', 'Registration is disabled: SERVICE_REGISTRATION_MODE has an unknown value. The operator must set it to invite_only or open.', {
@@ -29,14 +39,56 @@ export const registrationMisconfigured = (mode: string) =>
  * account gets and owns a workspace of its own; an invited account also joins the inviting
  * workspace with the invited role. All of it happens in one transaction, so a failure (address
  * taken, token already used) leaves nothing behind and the invitation unspent.
+ *
+ * Cheap before dear (issue 12): every refusal the store can tell — no invitation, a token that
+ * would not redeem, an address taken — is given before the password is hashed, so refused sign-ups
+ * cost no hash; refusals count against the client's address (`signups`, reserved before any await
+ * so parallel attempts cannot all pass); the hash itself waits its turn in the bounded hasher.
  */
-export async function register(deps: AccountsDeps, input: RegisterInput): Promise<AccountView> {
+export async function register(deps: AccountsDeps & { signups?: FailureThrottle }, input: RegisterInput): Promise<AccountView> {
   const mode = deps.registrationMode;
   if (mode !== 'invite_only' && mode !== 'open') throw registrationMisconfigured(mode);
+  const throttle = input.clientAddress === undefined ? undefined : deps.signups;
+  const address = input.clientAddress ?? '';
+  const now = deps.clock.now();
+  if (throttle) {
+    // Reserved before any await, so parallel attempts cannot all pass the check.
+    const wait = throttle.reserve(address, now);
+    if (wait > 0) throw tooManyAttempts('sign-up', wait);
+  }
+  let refused = false;
+  try {
+    return await createAccount(deps, input, mode);
+  } catch (err) {
+    // A refusal (403, 409) is what the throttle counts; an error of ours (store, busy) is not.
+    refused = err instanceof AppError && (err.status === 403 || err.status === 409);
+    throw err;
+  } finally {
+    throttle?.settle(address, deps.clock.now(), refused);
+  }
+}
+
+/** The refusals a sign-up can be given without hashing, read outside the transaction (which checks again). */
+async function precheck(deps: AccountsDeps, input: RegisterInput, mode: 'invite_only' | 'open'): Promise<void> {
+  const q = deps.db;
+  const empty = !(await q.one('SELECT 1 AS x FROM users LIMIT 1'));
+  if (empty) return;
+  const token = input.invitationToken;
+  if (token !== undefined) {
+    const nowIso = new Date(deps.clock.now()).toISOString();
+    if (!(await invitationRedeemable(q, tokenHash(deps.tokenKey, token), input.email, nowIso))) throw invalidInvitation();
+  } else if (mode === 'invite_only') {
+    throw invitationRequired();
+  }
+  if (await q.one('SELECT 1 AS x FROM users WHERE email = ?', [input.email])) throw emailTaken();
+}
+
+async function createAccount(deps: AccountsDeps, input: RegisterInput, mode: 'invite_only' | 'open'): Promise<AccountView> {
   const token = input.invitationToken;
   // A malformed token is refused before the slow hash and before any lookup.
   if (token !== undefined && !wellFormed(token, 'invitation')) throw invalidInvitation();
-  const passwordHash = await hashPassword(input.password, deps.scrypt);
+  await precheck(deps, input, mode);
+  const passwordHash = await deps.hasher.hash(input.password);
 
   for (let attempt = 0; ; attempt++) {
     try {
@@ -49,11 +101,9 @@ export async function register(deps: AccountsDeps, input: RegisterInput): Promis
           join = await redeemInvitation(q, tokenHash(deps.tokenKey, token), input.email, userId, now);
           if (!join) throw invalidInvitation();
         } else if (!empty && mode === 'invite_only') {
-          throw new AppError(403, 'invitation_required', 'Registration is by invitation only. Ask a workspace admin for an invitation.');
+          throw invitationRequired();
         }
-        if (await q.one('SELECT 1 AS x FROM users WHERE email = ?', [input.email])) {
-          throw conflict('email_taken', 'An account with this email already exists. Sign in instead.');
-        }
+        if (await q.one('SELECT 1 AS x FROM users WHERE email = ?', [input.email])) throw emailTaken();
         await q.run('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)', [userId, input.email, input.name, passwordHash, now]);
         await createWorkspace(q, { id: userId, name: input.name }, { operator: empty, now });
         if (join) await addMember(q, join.workspaceId, userId, join.role, now);
@@ -67,7 +117,7 @@ export async function register(deps: AccountsDeps, input: RegisterInput): Promis
       // Two bootstrap registrations racing on PostgreSQL: the loser hits the one-operator index
       // (or the email index) and tries once more, now seeing a non-empty store.
       if (err instanceof UniqueViolation && attempt === 0) continue;
-      if (err instanceof UniqueViolation) throw conflict('email_taken', 'An account with this email already exists. Sign in instead.');
+      if (err instanceof UniqueViolation) throw emailTaken();
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/types.ts';
-import type { ScryptCost } from '../auth/password.ts';
+import type { PasswordHasher } from '../auth/hasher.ts';
 import type { Role } from './roles.ts';
 
 export interface User {
@@ -32,6 +32,7 @@ export interface AccountsDeps {
   tokenKey: Buffer;
   /** HMAC key that signs the CSRF double-submit value. */
   csrfKey: Buffer;
-  scrypt?: ScryptCost;
+  /** Every password hash and verification, bounded in concurrency (core/auth/hasher.ts). */
+  hasher: PasswordHasher;
   registrationMode: string;
 }

@@ -36,8 +36,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await derive(password, Buffer.from(parts[4]!, 'base64url'), { N, r, p });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
-
-/** A hash of a random password at the same cost: login spends the same time for unknown users. */
-export function dummyHash(cost: ScryptCost = OWASP_SCRYPT): Promise<string> {
-  return hashPassword(randomBytes(16).toString('hex'), cost);
-}

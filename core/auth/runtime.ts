@@ -1,10 +1,14 @@
 import type { Secrets } from '../config/index.ts';
 import { defaultThrottles, type LoginThrottles } from '../accounts/login.ts';
+import { signupThrottle } from '../accounts/register.ts';
+import type { FailureThrottle } from '../accounts/throttle.ts';
+import { boundedHasher, type PasswordHasher } from './hasher.ts';
 import { CredentialCache } from '../credentials/cache.ts';
 import { deriveKey } from './keys.ts';
 import { OWASP_SCRYPT, type ScryptCost } from './password.ts';
 
-/** Per-process authentication state: derived keys, the verified-credential cache, login throttles. */
+/** Per-process authentication state: derived keys, the verified-credential cache, sign-in and
+ * sign-up throttles, and the bounded password hasher. */
 export interface AuthRuntime {
   /** HMAC key of stored token hashes (sessions, invitations, credentials). */
   tokenKey: Buffer;
@@ -12,7 +16,11 @@ export interface AuthRuntime {
   csrfKey: Buffer;
   credentialCache: CredentialCache;
   throttles: LoginThrottles;
+  /** Refused sign-ups per client address. */
+  signups: FailureThrottle;
   scrypt: ScryptCost;
+  /** Replaceable before the HTTP app is built (tests count hashes). */
+  hasher: PasswordHasher;
 }
 
 export function createAuthRuntime(secrets: Secrets, scrypt: ScryptCost = OWASP_SCRYPT): AuthRuntime {
@@ -21,6 +29,8 @@ export function createAuthRuntime(secrets: Secrets, scrypt: ScryptCost = OWASP_S
     csrfKey: deriveKey(secrets.SERVICE_SESSION_SECRET, 'csrf'),
     credentialCache: new CredentialCache(),
     throttles: defaultThrottles(),
+    signups: signupThrottle(),
     scrypt,
+    hasher: boundedHasher({ cost: scrypt }),
   };
 }

@@ -53,7 +53,7 @@ export const envSchema = z.object({
   SERVICE_HOST: z.string().min(1).default('127.0.0.1'),
   /** Behind a reverse proxy: take the client address (login throttling, logs) from the last entry
    * of X-Forwarded-For, which the proxy appends. Leave false when clients connect directly, or they
-   * could pick their own address. */
+   * could pick their own address. When true, an X-Forwarded-Host must also name one of our origins. */
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   /** Persistence: an embedded SQLite file, or PostgreSQL for several replicas and workers. */
   SERVICE_STORE: z.enum(['sqlite', 'postgres']).default('sqlite'),
@@ -63,7 +63,8 @@ export const envSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   /** Size of the PostgreSQL connection pool per process. */
   SERVICE_DB_POOL_SIZE: int(10, 1, 200),
-  /** Public origin of the workbench; sign-up links are built on it. HTTPS in production.
+  /** Public origin of the workbench; sign-up links are built on it. Only its Host, the preview
+   * origin's and loopback names are answered (DNS rebinding; docs/operations.md). HTTPS in production.
    * Default http://localhost:$PORT. */
   SERVICE_APP_ORIGIN: z.url({ protocol: /^https?$/ }).default('http://localhost:8484'),
   /** Origin that serves generated-app previews; must differ from the app origin. HTTPS in production.

@@ -21,3 +21,13 @@ export async function redeemInvitation(
   );
   return row && { workspaceId: row.workspace_id, role: row.role };
 }
+
+/** Whether redeemInvitation would admit this token and address now, without spending it: lets a
+ * sign-up be refused before its password is hashed (the redeem in the transaction still decides). */
+export async function invitationRedeemable(q: Queryable, hash: string, email: string, nowIso: string): Promise<boolean> {
+  const row = await q.one(
+    'SELECT 1 AS x FROM invitations WHERE token_hash = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?',
+    [hash, email, nowIso],
+  );
+  return row !== undefined;
+}

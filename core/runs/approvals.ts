@@ -2,7 +2,7 @@ import { AppError, notFound } from '../errors.ts';
 import { signDecision } from './approval-signature.ts';
 import type { RunDeps } from './deps.ts';
 import { addEvent } from './repo.ts';
-import { newClaimToken } from './start.ts';
+import { mayRun, newClaimToken } from './start.ts';
 import type { Queryable } from '../store/types.ts';
 
 export interface DecisionInput {
@@ -21,7 +21,7 @@ export type DecisionOutcome = { resumed: true; token: string } | { resumed: fals
 export type Requeue = (q: Queryable, runId: string, approvalId: string) => Promise<void>;
 
 /**
- * Decides a pending approval, once: the approval row flips from pending in one conditional
+ * Decides a pending approval, once, if the caller still may run the agent (see mayRun): the approval row flips from pending in one conditional
  * UPDATE (a second decision, or a reject after an approve, finds nothing pending → 409). The
  * decision is signed with the approval secret; the executor verifies it before running the tool.
  * Approve puts the run back to running with a new claim token; reject cancels it.
@@ -35,6 +35,9 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
   const now = new Date(deps.clock.now()).toISOString();
   const signature = signDecision(deps.approvalKey, { approvalId: approval.id, runId: d.runId, stepSeq: Number(approval.step_seq), decision, decidedBy: d.userId, decidedAt: now });
   return deps.db.tx(async (q) => {
+    // The caller as they are now, not as they were at the start: still a member (or above) of the
+    // agent's workspace, the agent still shared with them — in the transaction that decides.
+    await mayRun(q, d.agentId, d.userId);
     const flipped = await q.run(
       `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, signature = ? WHERE id = ? AND status = 'pending'`,
       [decision, d.userId, now, signature, approval.id],

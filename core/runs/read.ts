@@ -1,3 +1,4 @@
+import { runnableVersion } from '../agents/access.ts';
 import { notFound } from '../errors.ts';
 import type { Queryable } from '../store/types.ts';
 import type { RunDeps } from './deps.ts';
@@ -119,8 +120,10 @@ export async function readRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: stri
   };
 }
 
-/** The caller's 25 most recent runs of the agent, newest first, with a usage summary each. */
+/** The caller's 25 most recent runs of the agent, newest first, with a usage summary each; 404 as
+ * the start answers when the agent is unknown, unpublished or not (or no longer) shared with them. */
 export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, userId: string) {
+  if (!(await runnableVersion(deps.db, agentId, userId))) throw notFound('Agent');
   await closeIfAbandoned(deps, { agentId, userId });
   const runs = await (deps.db as Queryable).all<RunRow>('SELECT * FROM runs WHERE agent_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 25', [agentId, userId]);
   if (runs.length === 0) return [];

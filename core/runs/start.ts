@@ -1,4 +1,4 @@
-import { runnableTarget } from '../agents/access.ts';
+import { runnableTarget, type TargetAccount } from '../agents/access.ts';
 import type { AgentVersion } from '../agents/types.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -22,6 +22,20 @@ export interface StartInput {
 
 export const newClaimToken = () => randomPoolBytes(16).toString('base64url');
 
+/**
+ * The caller may run the agent now: 404 when it is not published, not shared with them, deleted,
+ * in a workspace they left, or unknown (one answer, nothing to probe); 403 below the member role.
+ * Checked at every start and again at every approval decision (a removed member decides nothing).
+ */
+export async function mayRun(q: Queryable, agentId: string, userId: string): Promise<{ version: AgentVersion; account: TargetAccount | null }> {
+  // The same statement reads the caller's role and the version's provider account.
+  const found = await runnableTarget(q, agentId, userId);
+  if (!found) throw notFound('Agent');
+  // Viewers read; running an agent takes the member role in its workspace (DESIGN: roles).
+  if (!atLeast(found.role, 'member')) throw forbidden('Running an agent needs the member role (or higher) in its workspace; viewers can read runs only.');
+  return found;
+}
+
 /** Everything checked before a run exists: visible agent, valid target, caller's conversation. */
 export async function prepareRun(deps: RunDeps, input: StartInput): Promise<AgentVersion> {
   return (await prepareRunTarget(deps, input)).version;
@@ -30,13 +44,7 @@ export async function prepareRun(deps: RunDeps, input: StartInput): Promise<Agen
 /** prepareRun, also returning the resolved provider target (the in-request path hands both to
  * the executor instead of reading them again). */
 export async function prepareRunTarget(deps: RunDeps, input: StartInput): Promise<{ version: AgentVersion; target: Resolved }> {
-  // Not published, not shared, deleted, another workspace: one answer, nothing to probe. The same
-  // statement reads the caller's role and the version's provider account.
-  const found = await runnableTarget(deps.db, input.agentId, input.userId);
-  if (!found) throw notFound('Agent');
-  const { version, role, account } = found;
-  // Viewers read; running an agent takes the member role in its workspace (DESIGN: roles).
-  if (!atLeast(role, 'member')) throw forbidden('Running an agent needs the member role (or higher) in its workspace; viewers can read runs only.');
+  const { version, account } = await mayRun(deps.db, input.agentId, input.userId);
   const target = await deps.resolve(version, account); // 400 naming providerAccountId or model
   if (input.conversationId && !(await ownedConversation(deps.db, input.conversationId, input.userId, input.agentId))) throw notFound('Conversation');
   return { version, target };

@@ -18,7 +18,7 @@ export function accountsDeps(core: Core): AccountsDeps {
     clock: core.clock,
     tokenKey: core.auth.tokenKey,
     csrfKey: core.auth.csrfKey,
-    scrypt: core.auth.scrypt,
+    hasher: core.auth.hasher,
     registrationMode: core.config.SERVICE_REGISTRATION_MODE,
   };
 }

@@ -48,11 +48,12 @@ export function authRoutes(core: Core): Hono<AppEnv> {
     const body = await readJson(c, RegisterBody);
     const email = normalizeEmail(body.email);
     if (!isEmail(email)) throw badRequest('invalid_email', 'email is not a valid address.', 'email');
-    const account = await register(deps, {
+    const account = await register({ ...deps, signups: core.auth.signups }, {
       email,
       password: body.password,
       name: body.name ?? email.slice(0, email.lastIndexOf('@')),
       invitationToken: body.invitationToken,
+      clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY),
     });
     await signIn(c, account.user.id);
     return c.json(view(account), 201);

@@ -1,6 +1,8 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
+import { assertMayActOn } from '../../core/accounts/members.ts';
 import { operatorOf } from '../../core/accounts/operators.ts';
+import { membership } from '../../core/accounts/workspaces.ts';
 import { atLeast } from '../../core/accounts/roles.ts';
 import { getCredential, issueCredential, listCredentials, revokeCredential, type CredentialDeps } from '../../core/credentials/service.ts';
 import { ADMIN_SCOPES, type CredentialKind, type CredentialView } from '../../core/credentials/types.ts';
@@ -96,11 +98,13 @@ export function credentialRoutes(core: Core): Hono<AppEnv> {
   app.delete('/keys/:id', requireRole('member'), async (c) => {
     const ws = c.get('workspace');
     const v = await lookup(c, 'member', (v) => v.workspaceId === ws.id && (v.userId === c.get('user').id || atLeast(ws.role, 'admin')));
+    await assertMayActOn(core.db, ws.id, { userId: c.get('user').id, role: ws.role }, v.userId); // not an owner's key, as an admin
     return c.json(present(await revokeCredential(deps, v.id), core.clock.now()));
   });
 
   // Admin tokens: operators only, judged on the operator workspace whatever the active one is.
-  // Operators are peers: any of them may list (?all=1) and revoke any admin token.
+  // Any operator may list (?all=1) every admin token, and revoke one held by an operator of their
+  // role or lower (an admin does not revoke an owner's).
   async function operator(c: Context<AppEnv>): Promise<string> {
     const wsId = await operatorOf(core.db, c.get('user').id);
     if (!wsId) {
@@ -120,8 +124,10 @@ export function credentialRoutes(core: Core): Hono<AppEnv> {
     return listed(c, await listCredentials(deps, 'admin', wantsAll(c) ? {} : { userId: c.get('user').id }));
   });
   app.delete('/admin-tokens/:id', async (c) => {
-    await operator(c);
+    const wsId = await operator(c);
     const v = await lookup(c, 'admin', () => true);
+    const me = await membership(core.db, wsId, c.get('user').id);
+    await assertMayActOn(core.db, wsId, { userId: c.get('user').id, role: me?.role ?? 'viewer' }, v.userId);
     return c.json(present(await revokeCredential(deps, v.id), core.clock.now()));
   });
 

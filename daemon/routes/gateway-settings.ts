@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import { gatewayOf } from '../../core/gateway/runtime.ts';
 import type { Core } from '../../core/index.ts';
+import { assertMayActOn } from '../../core/accounts/members.ts';
 import { membership } from '../../core/accounts/workspaces.ts';
 import { notFound } from '../../core/errors.ts';
 import { readJson, readJsonValue } from '../middleware/json-body.ts';
@@ -36,10 +37,11 @@ export function gatewaySettingsRoutes(core: Core): Hono<AppEnv> {
     return c.json({ member: await rt().limits.member(ws, c.req.param('userId')) });
   });
   app.put('/limits/members/:userId', requireRole('admin'), async (c) => {
-    const ws = c.get('workspace').id;
+    const ws = c.get('workspace');
     const body = await readJson(c, LimitsBody);
-    if (!(await membership(core.db, ws, c.req.param('userId')))) throw notFound('Member');
-    await rt().limits.set(ws, c.req.param('userId'), body);
+    // An admin does not set an owner's limits (issue 12: nobody acts on a higher role).
+    if (!(await assertMayActOn(core.db, ws.id, { userId: c.get('user').id, role: ws.role }, c.req.param('userId')))) throw notFound('Member');
+    await rt().limits.set(ws.id, c.req.param('userId'), body);
     return c.json({ member: body });
   });
 

@@ -54,6 +54,8 @@ export interface MatrixContext {
   sharedAgent(): Promise<string>;
   account(): Promise<{ id: string }>;
   viewerInW(): Promise<string>;
+  /** A fresh second owner of W (so the cast's owner may act on them without being the last owner). */
+  ownerInW(): Promise<string>;
 }
 
 export function matrixRows(h: MatrixContext): Row[] {
@@ -90,6 +92,17 @@ export function matrixRows(h: MatrixContext): Row[] {
       method: 'DELETE', route: '/api/app/members/:userId', surface: 'session',
       prepare: async () => ({ path: `/api/app/members/${await h.viewerInW()}` }),
       expect: [401, 401, 403, 403, 204, 204, 403],
+    },
+    // Nobody acts on a member of a higher role than their own (issue 12 item 7): an owner target.
+    {
+      method: 'PATCH', route: '/api/app/members/:userId', variant: ' (an owner)', surface: 'session',
+      prepare: async () => ({ path: `/api/app/members/${await h.ownerInW()}`, body: { role: 'admin' } }),
+      expect: [401, 401, 403, 403, 403, 200, 403],
+    },
+    {
+      method: 'DELETE', route: '/api/app/members/:userId', variant: ' (an owner)', surface: 'session',
+      prepare: async () => ({ path: `/api/app/members/${await h.ownerInW()}` }),
+      expect: [401, 401, 403, 403, 403, 204, 403],
     },
     {
       method: 'POST', route: '/api/app/invitations', surface: 'session',
@@ -136,6 +149,12 @@ export function matrixRows(h: MatrixContext): Row[] {
       prepare: async () => ({ path: `/api/app/keys/${await h.credential('member', 'member')}` }),
       expect: [401, 401, 403, 200, 200, 200, 403],
     },
+    {
+      // The owner's key: an admin may not revoke it (a member does not see it: 404).
+      method: 'DELETE', route: '/api/app/keys/:id', variant: " (the owner's)", surface: 'session',
+      prepare: async () => ({ path: `/api/app/keys/${await h.credential('member', 'owner')}` }),
+      expect: [401, 401, 403, 404, 403, 200, 403],
+    },
     // Agents: members and above create; the member's private agent is a 404 to the viewer.
     { method: 'POST', route: '/api/app/agents', surface: 'session', prepare: async () => ({ body: { name: 'matrix', instructions: 'x' } }), expect: [401, 401, 403, 201, 201, 201, 403] },
     { method: 'GET', route: '/api/app/agents', surface: 'session', expect: [401, 401, 200, 200, 200, 200, 403] },
@@ -166,9 +185,15 @@ export function matrixRows(h: MatrixContext): Row[] {
     },
     { method: 'GET', route: '/api/app/admin-tokens', surface: 'session', expect: [401, 401, 403, 403, 200, 200, 403] },
     {
+      // Operators revoke one another's admin tokens, but not one of a higher role: the admin's token here.
       method: 'DELETE', route: '/api/app/admin-tokens/:id', surface: 'session',
-      prepare: async () => ({ path: `/api/app/admin-tokens/${await h.credential('admin', 'owner')}` }),
+      prepare: async () => ({ path: `/api/app/admin-tokens/${await h.credential('admin', 'admin')}` }),
       expect: [401, 401, 403, 403, 200, 200, 403],
+    },
+    {
+      method: 'DELETE', route: '/api/app/admin-tokens/:id', variant: " (the owner's)", surface: 'session',
+      prepare: async () => ({ path: `/api/app/admin-tokens/${await h.credential('admin', 'owner')}` }),
+      expect: [401, 401, 403, 403, 403, 200, 403],
     },
     // Operator session or svc_admin_ token (variants below); a svc_pat_ is the wrong credential.
     { method: 'GET', route: '/api/admin/metrics', surface: 'operator', expect: [401, 401, 403, 403, 200, 200, 403] },
@@ -245,6 +270,11 @@ export function matrixRows(h: MatrixContext): Row[] {
       method: 'PUT', route: '/api/app/limits/members/:userId', surface: 'session',
       prepare: async () => ({ path: `/api/app/limits/members/${h.people.member.userId}`, body: h.limits }),
       expect: [401, 401, 403, 403, 200, 200, 403],
+    },
+    {
+      method: 'PUT', route: '/api/app/limits/members/:userId', variant: " (the owner's)", surface: 'session',
+      prepare: async () => ({ path: `/api/app/limits/members/${h.people.owner.userId}`, body: h.limits }),
+      expect: [401, 401, 403, 403, 403, 200, 403],
     },
     { method: 'GET', route: '/api/app/conduit', surface: 'session', expect: [401, 401, 200, 200, 200, 200, 403] },
     {

@@ -111,6 +111,11 @@ describe('access matrix (issue 3 routes × callers)', () => {
     await addMember(fx.core.db, W, account.user.id, 'viewer', new Date(fx.core.clock.now()).toISOString());
     return account.user.id;
   };
+  const ownerInW = async () => {
+    const account = await register({ ...accountsDeps(fx.core), registrationMode: 'open' }, { email: fresh(), password: 'correct horse battery', name: 'co-owner' });
+    await addMember(fx.core.db, W, account.user.id, 'owner', new Date(fx.core.clock.now()).toISOString());
+    return account.user.id;
+  };
 
   const ROWS: Row[] = matrixRows({
     get people() {
@@ -138,6 +143,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
     sharedAgent,
     account: () => account(),
     viewerInW,
+    ownerInW,
   });
 
   const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -136,11 +136,14 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.equal((await app.request(`/api/app/keys/${other.id}`, { method: 'DELETE', headers: as('member') })).status, 404);
       assert.equal((await app.request(`/api/app/keys/${key.id}`, { method: 'DELETE', headers: as('outsider', { workspace: null }) })).status, 404);
 
-      // The member revokes their own; an admin revokes anyone's. Both refused on the next request.
+      // The member revokes their own; an admin revokes anyone's of their role or lower, not the
+      // owner's (403: nobody acts on a higher role), which only an owner revokes. Refused at once.
       assert.equal((await app.request(`/api/app/keys/${key.id}`, { method: 'DELETE', headers: as('member') })).status, 200);
       assert.equal((await app.request('/test/member', bearer(key.token))).status, 401);
       assert.equal((await app.request('/test/member', bearer(other.token))).status, 200);
-      assert.equal((await app.request(`/api/app/keys/${other.id}`, { method: 'DELETE', headers: as('admin') })).status, 200);
+      assert.equal((await app.request(`/api/app/keys/${other.id}`, { method: 'DELETE', headers: as('admin') })).status, 403);
+      assert.equal((await app.request('/test/member', bearer(other.token))).status, 200);
+      assert.equal((await app.request(`/api/app/keys/${other.id}`, { method: 'DELETE', headers: as('owner') })).status, 200);
       assert.equal((await app.request('/test/member', bearer(other.token))).status, 401);
     });
 

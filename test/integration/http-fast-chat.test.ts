@@ -61,7 +61,7 @@ describe('chat fast path ≡ Hono route', () => {
   async function send(server: ServerHandle, init: RequestInit & { path?: string }, script?: FakeScript): Promise<Seen> {
     if (script) fake.once(script);
     const logsBefore = fx.logs.length;
-    const before = new Map(await Promise.all([200, 400, 401, 404, 413, 415, 429, 500, 502].map(async (s) => [s, await counter(s)] as const)));
+    const before = new Map(await Promise.all([200, 400, 401, 403, 404, 413, 415, 429, 500, 502].map(async (s) => [s, await counter(s)] as const)));
     const res = await fetch(`http://127.0.0.1:${server.port}${init.path ?? PATH}`, { method: 'POST', ...init });
     const body = await res.text();
     await new Promise((r) => setTimeout(r, 10)); // a stream's usage is recorded as it ends
@@ -147,6 +147,11 @@ describe('chat fast path ≡ Hono route', () => {
     const wrong = await same('wrong key', { headers: { ...auth(), authorization: 'Bearer svc_live_nope' }, body: chat() });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.log!.route, '/api/v1/*');
+    // The host check (DNS rebinding, daemon/host-check.ts) runs first, app-wide, on both paths.
+    const cross = await same('cross-site Origin', { headers: { ...auth(), origin: 'https://evil.example' }, body: 'x'.repeat(LIMIT + 1) });
+    assert.equal(cross.status, 403);
+    assert.equal(cross.log!.route, '/*');
+    assert.match(cross.body, /"code":"origin_refused"/);
     const declared = await same('declared too large', { headers: auth(), body: 'x'.repeat(LIMIT + 1) });
     assert.equal(declared.status, 413);
     assert.equal(declared.log!.route, '/*');

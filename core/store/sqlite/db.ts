@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
@@ -38,7 +38,10 @@ const DEFAULT_STATEMENT_CACHE = 500;
 
 export function openSqliteDb(path: string, opts: SqliteDbOptions = {}): Db {
   const busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:' && !opts.readonly) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    ownerOnly(path);
+  }
   // The single-executable build dlopens the embedded addon itself and hands it over here;
   // from source, better-sqlite3 finds its own prebuild.
   const addon = (globalThis as { __SVC_SQLITE_ADDON__?: object }).__SVC_SQLITE_ADDON__;
@@ -55,6 +58,22 @@ export function openSqliteDb(path: string, opts: SqliteDbOptions = {}): Db {
     throw mapSqliteError(err);
   }
   return new SqliteDb(conn, busyTimeoutMs, opts.statementCacheSize ?? DEFAULT_STATEMENT_CACHE);
+}
+
+/**
+ * The file holds password hashes, sealed keys and every run's text: it is created 0600 before
+ * SQLite opens it (SQLite gives the -wal and -shm files the database file's mode), and a file
+ * left group- or world-readable by an older version is tightened, with its -wal and -shm.
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(p).mode & 0o077) !== 0) chmodSync(p, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
 }
 
 export class SqliteDb implements Db {
