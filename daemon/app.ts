@@ -4,6 +4,7 @@ import { accessLog } from './middleware/access-log.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { errorHandler, notFoundHandler, wrapNonErrors } from './middleware/errors.ts';
 import { httpMetrics } from './middleware/http-metrics.ts';
+import { refuseNul } from './middleware/nul-guard.ts';
 import { requestId } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
 import { createReadiness, type ReadinessOptions } from './readiness.ts';
@@ -44,6 +45,7 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
   app.use('*', httpMetrics(core.metrics));
   app.use('*', wrapNonErrors());
   app.use('*', bodyLimit(core.config));
+  app.use('*', refuseNul());
 
   app.route('/api/health', healthRoutes(readiness));
   app.route('/api/auth', authRoutes(core));
