@@ -38,7 +38,8 @@ export type FakeFault =
   | '429' // rate limited before any work, with `retryAfter`
   | 'hang' // accepts the request and never answers
   | 'reset' // streams `afterChunks` events then destroys the socket (non-stream: before any byte)
-  | 'stream-error'; // streams `afterChunks` events then the protocol's in-stream error event
+  | 'stream-error' // streams `afterChunks` events then the protocol's in-stream error event
+  | 'stall'; // streams `afterChunks` events then goes silent, the connection left open
 
 export interface FakeScript {
   text?: string;
@@ -237,7 +238,7 @@ export function notFound(proto: Protocol, res: ServerResponse, path: string) {
  */
 export async function writeStream(res: ServerResponse, rec: RecordedRequest, s: FakeScript, events: string[], errorEvent: string) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const cut = s.fault === 'reset' || s.fault === 'stream-error' ? (s.afterChunks ?? 1) : Infinity;
+  const cut = s.fault === 'reset' || s.fault === 'stream-error' || s.fault === 'stall' ? (s.afterChunks ?? 1) : Infinity;
   if (s.firstChunkDelayMs || s.firstChunkGate) {
     res.flushHeaders();
     if (s.firstChunkDelayMs) await sleep(s.firstChunkDelayMs);
@@ -254,6 +255,7 @@ export async function writeStream(res: ServerResponse, rec: RecordedRequest, s: 
   for (let i = 0; i < events.length; i++) {
     if (res.destroyed) return;
     if (i === cut) {
+      if (s.fault === 'stall') return; // nothing more, ever (close() destroys the socket)
       if (s.fault === 'stream-error') {
         res.end(errorEvent);
       } else {
