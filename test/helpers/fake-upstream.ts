@@ -64,7 +64,7 @@ export interface FakeScript {
   firstChunkGate?: Promise<unknown>;
   fault?: FakeFault;
   afterChunks?: number;
-  /** Status for '5xx' or an explicit error with `errorBody`. */
+  /** Status for '5xx' or an explicit error with `errorBody`. `retryAfter` goes with '429' and '5xx'. */
   status?: number;
   errorBody?: unknown;
   retryAfter?: string;
@@ -180,7 +180,8 @@ export async function startFake(proto: Protocol, opts: FakeOptions = {}): Promis
     }
     if (s.fault === '5xx') {
       const status = s.status ?? 500;
-      return sendJson(res, status, proto.errorBody(status, 'server', 'The server had an error while processing your request.'));
+      const h: Record<string, string> = s.retryAfter === undefined ? {} : { 'retry-after': s.retryAfter };
+      return sendJson(res, status, proto.errorBody(status, 'server', 'The server had an error while processing your request.'), h);
     }
     if (s.fault === 'reset' && !rec.body?.stream) {
       res.socket?.destroy();
