@@ -5,6 +5,7 @@ import { bodyLimit } from './middleware/body-limit.ts';
 import { errorHandler, notFoundHandler, wrapNonErrors } from './middleware/errors.ts';
 import { hostGuard } from './middleware/host-guard.ts';
 import { httpMetrics } from './middleware/http-metrics.ts';
+import { refuseNul } from './middleware/nul-guard.ts';
 import { requestId } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
 import { createReadiness, type ReadinessOptions } from './readiness.ts';
@@ -47,6 +48,7 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
   // Before anything reads the body: a request for a host name we do not serve goes no further.
   app.use('*', hostGuard(core));
   app.use('*', bodyLimit(core.config));
+  app.use('*', refuseNul());
 
   app.route('/api/health', healthRoutes(readiness));
   app.route('/api/auth', authRoutes(core));

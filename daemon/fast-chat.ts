@@ -72,7 +72,7 @@ export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
       const t0 = performance.now();
       requireJsonContentType(h.contentType);
       const body = parseJsonText(await readBody(req, limit));
-      answer = await answerChat(rt, principal, body, ac.signal, t0, (x) => (rate = x));
+      answer = await answerChat(rt, principal, body, ac.signal, t0, (x) => (rate = x), requestId);
     } catch (thrown) {
       failure = thrown instanceof Error ? thrown : new Error('non-Error value thrown', { cause: thrown });
     }

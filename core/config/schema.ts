@@ -135,7 +135,9 @@ export const envSchema = z.object({
   SERVICE_GATEWAY_DEFAULT_RPM: int(1200, 0, 10_000_000),
   /** Gateway tokens per minute for a workspace that has no limits of its own (0: unlimited). */
   SERVICE_GATEWAY_DEFAULT_TPM: int(2_000_000, 0, 1_000_000_000),
-  /** Time to wait for an upstream model's first byte, in milliseconds (long reasoning calls are slow). */
+  /** Time to wait for an upstream model's first byte, and the longest silence between two chunks of
+   * its answer (a stalled stream then ends with an error event), in milliseconds (long reasoning
+   * calls are slow). */
   SERVICE_UPSTREAM_TIMEOUT_MS: int(600_000, 1000, 3_600_000),
   /** Queue workers inside `svc serve`. `auto` (default): 2 on SQLite — a one-process home lab runs
    * queued runs without a separate `svc worker` — and 0 on PostgreSQL, where `svc worker`

@@ -43,7 +43,10 @@ export function gatewayOf(core: Core, opts: GatewayOptions = {}): GatewayRuntime
   const vault = createVault(core.secrets.SERVICE_VAULT_KEY);
   const allowedPrivateHosts = config.SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS;
   const accounts: ProviderAccountDeps = { db, clock, vault, localBaseUrl: config.localLlmBaseUrl, allowedPrivateHosts };
-  const engine = opts.engine ?? createProviderEngine({ headersTimeoutMs: config.SERVICE_UPSTREAM_TIMEOUT_MS, allowedPrivateHosts });
+  // One bound for both waits: the first byte, and the silence between two chunks of a body (a stalled
+  // stream ends with an error event instead of holding the client and the quota for 10 minutes).
+  const timeout = config.SERVICE_UPSTREAM_TIMEOUT_MS;
+  const engine = opts.engine ?? createProviderEngine({ headersTimeoutMs: timeout, bodyTimeoutMs: timeout, allowedPrivateHosts });
   const usage = new UsageRecorder({ db, clock, log }, opts.usageFlushMs === undefined ? {} : { intervalMs: opts.usageFlushMs });
   const orNull = (n: number) => (n === 0 ? null : n);
   const limits = new LimitsStore({ db, clock }, {

@@ -11,7 +11,8 @@ import type { GatewayMetrics } from './metrics.ts';
 import { isConduit, route, routeError, type RouteDecision } from './router/route.ts';
 import type { ConduitSettings } from './settings.ts';
 import { splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from './types.ts';
-import { Tracked } from './tracked.ts';
+import { streamUsage } from './estimate.ts';
+import { Tracked, type StreamEnd } from './tracked.ts';
 
 export interface GatewayDeps {
   engine: ProviderEngine;
@@ -29,6 +30,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** chat | responses | embeddings | agent_run */
   source: string;
+  /** The HTTP request's id, for log lines about this call. */
+  requestId?: string;
 }
 
 /** What every served call returns besides its body. */
@@ -83,10 +86,11 @@ export class Gateway {
     return { task: r.task, family: r.family, chosen: r.chosen, candidates: r.candidates, reasons: r.reasons, confidence: r.classification.confidence };
   }
 
-  #record(ctx: CallContext, model: ExposedModel, status: number, u: UsageSplits, startedAt: number): void {
+  #record(ctx: CallContext, model: ExposedModel, status: number, u: UsageSplits, startedAt: number, estimated = false): void {
     const p = ctx.principal;
     this.#d.usage.record({
       ...u,
+      estimated,
       workspaceId: p.workspaceId!,
       userId: p.userId,
       credentialId: p.credentialId,
@@ -140,17 +144,28 @@ export class Gateway {
 
   /**
    * Streams chunks as they arrive. Usage is recorded when the stream ends — completed, broken, or
-   * abandoned by the client — with whatever usage the upstream reported.
+   * abandoned by the client — and counted against the quotas: the upstream's usage when it came,
+   * else an estimate from what was delivered (estimate.ts), so reading part of each stream is not
+   * free. The upstream is always asked for usage; the usage chunk reaches the client only when it
+   * sent stream_options.include_usage. A stream that ended early gets one warn line.
    */
   async chatStream(ctx: CallContext, req: ChatRequest, admission: Admission): Promise<{ stream: AsyncIterable<ChatChunk> } & Served> {
     const { list, decision } = await this.#candidates(ctx.principal.workspaceId!, req);
     const startedAt = this.#d.clock.now();
     const { value, used, upstreamMs } = await this.#call(ctx, list, (r) => this.#d.engine.chatStream(r.target, { ...req, model: r.model.upstream, stream: true }, ctx.signal));
-    const done = (status: number, u: UsageSplits) => {
-      this.#record(ctx, used.model, ctx.signal.aborted && status === 200 ? 499 : status, u, startedAt);
-      admission.settle(u.totalTokens);
+    const done = (end: StreamEnd) => {
+      const status = ctx.signal.aborted && end.status === 200 ? 499 : end.status;
+      const { splits, estimated } = streamUsage(req, end);
+      this.#record(ctx, used.model, status, splits, startedAt, estimated);
+      admission.settle(splits.totalTokens);
+      if (status !== 200) {
+        this.#d.log.warn('stream ended early', {
+          requestId: ctx.requestId, source: ctx.source, model: used.model.id, status, cause: causeOf(end.error, status),
+          deliveredChars: end.deliveredChars, totalTokens: splits.totalTokens, estimated,
+        });
+      }
     };
-    return { stream: new Tracked(value, done), model: used.model, admission, decision, upstreamMs };
+    return { stream: new Tracked(value, done, req.stream_options?.include_usage === true), model: used.model, admission, decision, upstreamMs };
   }
 
   async embeddings(ctx: CallContext, req: EmbeddingsRequest, admission: Admission): Promise<{ response: EmbeddingsResponse } & Served> {
@@ -166,4 +181,12 @@ export class Gateway {
     admission.settle(value.usage?.total_tokens ?? input);
     return { response: value, model: used.model, admission, decision: undefined, upstreamMs };
   }
+}
+
+/** Why a stream ended early, for its log line: the upstream's error code and message (already in
+ * OpenAI's shape, no credentials), or the client leaving. */
+function causeOf(err: unknown, status: number): string {
+  if (err instanceof UpstreamError) return `${err.body.error.code ?? 'upstream_error'}: ${err.message}`;
+  if (err === undefined) return status === 499 ? 'the client closed the connection' : 'unknown';
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

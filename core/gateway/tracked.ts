@@ -1,21 +1,44 @@
 import { UpstreamError } from '../providers/types.ts';
-import { PARTIAL_USAGE, splitsOf, type ChatChunk, type UsageSplits } from './types.ts';
+import { PARTIAL_USAGE, type ChatChunk, type ChatUsage } from './types.ts';
+
+/** How a stream ended, for accounting: reported once, however it ended. */
+export interface StreamEnd {
+  /** 200 when it ended or was left normally; otherwise the failure's status (500 for a non-upstream error). */
+  status: number;
+  /** The upstream's final usage, when it arrived. */
+  usage: ChatUsage | undefined;
+  /** Usage reported before the end (Anthropic's input count at message_start), if any. */
+  partial: ChatUsage | undefined;
+  /** Characters of generated text handed to the consumer: content, reasoning, refusal, tool calls. */
+  deliveredChars: number;
+  /** The failure, when status is not 200. */
+  error: unknown;
+}
 
 /**
- * A stream that reports its usage (or its failure) to `done` when it ends, however it ends:
- * completed, failed, or returned early by a consumer that went away. An iterator class, not a
- * generator: as a generator closure made per call it kept every streamed call's objects alive
- * through young-generation GCs (~0.2 MB promoted per scavenge at c=1, measured with
- * --trace-gc-nvp), and as any async generator it cost a promise, an await and a result per chunk.
+ * A stream that reports how it ended to `done` — completed, failed, or returned early by a
+ * consumer that went away — with the usage the upstream reported and the text it delivered, so
+ * a stream cut before its usage chunk can still be counted (issue 12). Usage chunks (`choices: []`)
+ * are passed on only when `forwardUsage` (the client sent stream_options.include_usage, as OpenAI
+ * does): code that reads `chunk.choices[0]` must not meet one it never asked for.
+ *
+ * An iterator class, not a generator: as a generator closure made per call it kept every streamed
+ * call's objects alive through young-generation GCs (~0.2 MB promoted per scavenge at c=1,
+ * measured with --trace-gc-nvp), and as any async generator it cost a promise, an await and a
+ * result per chunk. The per-chunk work here allocates nothing.
  */
 export class Tracked implements AsyncIterableIterator<ChatChunk> {
   readonly #chunks: AsyncIterator<ChatChunk>;
-  #done: ((status: number, u: UsageSplits) => void) | undefined;
-  #usage: ChatChunk['usage'];
+  readonly #forwardUsage: boolean;
+  #done: ((end: StreamEnd) => void) | undefined;
+  #usage: ChatUsage | undefined;
+  #partial: ChatUsage | undefined;
+  #delivered = 0;
 
-  constructor(chunks: AsyncIterable<ChatChunk>, done: (status: number, u: UsageSplits) => void) {
+  constructor(chunks: AsyncIterable<ChatChunk>, done: (end: StreamEnd) => void, forwardUsage = true) {
     this.#chunks = chunks[Symbol.asyncIterator]();
     this.#done = done;
+    this.#forwardUsage = forwardUsage;
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<ChatChunk> {
@@ -35,19 +58,26 @@ export class Tracked implements AsyncIterableIterator<ChatChunk> {
     return pending.then(this.#onResult, this.#onError);
   }
 
-  readonly #onResult = (r: IteratorResult<ChatChunk>): IteratorResult<ChatChunk> => {
+  readonly #onResult = (r: IteratorResult<ChatChunk>): IteratorResult<ChatChunk> | Promise<IteratorResult<ChatChunk>> => {
     if (r.done) {
-      this.#end(200);
+      this.#end(200, undefined);
       return r;
     }
     const chunk = r.value;
-    if (chunk.usage) this.#usage = chunk.usage;
-    else if (chunk[PARTIAL_USAGE] && !this.#usage) this.#usage = chunk[PARTIAL_USAGE];
+    const choices = chunk.choices;
+    for (let i = 0; i < choices.length; i++) {
+      const d = choices[i]!.delta;
+      if (d) this.#delivered += deltaChars(d);
+    }
+    if (chunk.usage) {
+      this.#usage = chunk.usage;
+      if (choices.length === 0 && !this.#forwardUsage) return this.next(); // not asked for: skipped
+    } else if (chunk[PARTIAL_USAGE] !== undefined && this.#partial === undefined) this.#partial = chunk[PARTIAL_USAGE];
     return r;
   };
 
   readonly #onError = (err: unknown): never => {
-    this.#end(err instanceof UpstreamError ? err.status : 500);
+    this.#end(err instanceof UpstreamError ? err.status : 500, err);
     throw err;
   };
 
@@ -55,15 +85,35 @@ export class Tracked implements AsyncIterableIterator<ChatChunk> {
     try {
       if (this.#done !== undefined) await this.#chunks.return?.();
     } finally {
-      this.#end(200);
+      this.#end(200, undefined);
     }
     return { value: undefined, done: true };
   }
 
-  #end(status: number): void {
+  #end(status: number, error: unknown): void {
     const done = this.#done;
     if (done === undefined) return;
     this.#done = undefined;
-    done(status, splitsOf(this.#usage));
+    done({ status, usage: this.#usage, partial: this.#partial, deliveredChars: this.#delivered, error });
   }
+}
+
+/** Generated characters in one delta (reasoning under either name some upstreams use). */
+function deltaChars(d: ChatChunk['choices'][number]['delta']): number {
+  let n = 0;
+  const content = d.content;
+  if (typeof content === 'string') n += content.length;
+  const reasoning = d.reasoning_content ?? d.reasoning;
+  if (typeof reasoning === 'string') n += reasoning.length;
+  if (typeof d.refusal === 'string') n += d.refusal.length;
+  const calls = d.tool_calls;
+  if (calls) {
+    for (let i = 0; i < calls.length; i++) {
+      const f = calls[i]!.function;
+      if (f === undefined) continue;
+      if (typeof f.name === 'string') n += f.name.length;
+      if (typeof f.arguments === 'string') n += f.arguments.length;
+    }
+  }
+  return n;
 }

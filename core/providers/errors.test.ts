@@ -39,6 +39,14 @@ describe('upstream error normalisation', () => {
     }
   });
 
+  it('503 with Retry-After is noWork (refused before any work), with its delay; 500 with one is not', () => {
+    const e = httpError('openai', 503, { 'retry-after': '7' }, '{"error":{"message":"overloaded"}}');
+    assert.equal(e.status, 502);
+    assert.equal(e.noWork, true);
+    assert.equal(e.retryAfterMs, 7000);
+    assert.equal(httpError('openai', 500, { 'retry-after': '7' }, '').noWork, false);
+  });
+
   it('4xx keep status and body; 401/403 from the upstream become 502 upstream_auth_failed', () => {
     const e = httpError('openai', 400, {}, '{"error":{"message":"bad param","type":"invalid_request_error","param":"temperature","code":null}}');
     assert.equal(e.status, 400);

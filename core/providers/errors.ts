@@ -10,7 +10,8 @@ import { UpstreamError, type ProviderId } from './types.ts';
  *   502 `upstream_auth_failed` (an SDK must not read them as "your gateway key is bad").
  * - 429 keeps its status; `retry-after-ms` / `retry-after` are parsed into retryAfterMs. noWork.
  * - 5xx (and Anthropic's 529 overloaded) become 502 type `server_error`, code `upstream_error`,
- *   the upstream status and message kept in the message. Not noWork: the call may have run.
+ *   the upstream status and message kept in the message. Not noWork: the call may have run —
+ *   except a 503 with Retry-After (the server refused the work for now), which is noWork.
  * - Connection refused / DNS failure / connect timeout: 502 `upstream_unavailable`, noWork.
  * - Timeout waiting for headers or body: 504 `upstream_timeout`, not noWork.
  * - Connection reset or closed after the request went out: 502 `upstream_connection_reset`.
@@ -111,6 +112,9 @@ export function httpError(
   }
   if (status >= 500 || status < 400) {
     const body = errorBody(`The ${provider} upstream failed (${status}): ${upstreamMsg}`, 'server_error', 'upstream_error');
+    // 503 with Retry-After is the server saying "not now" before taking the work: retryable.
+    const retryAfterMs = status === 503 ? parseRetryAfter(headers) : undefined;
+    if (retryAfterMs !== undefined) return new UpstreamError(502, body, { noWork: true, retryAfterMs });
     return new UpstreamError(502, body, { noWork: false });
   }
   const body = errorBody(upstreamMsg, p.type ?? 'invalid_request_error', p.code ?? null, p.param ?? null);

@@ -150,11 +150,12 @@ export async function failJob(db: Queryable, job: Pick<Job, 'id' | 'claim_token'
   return r.changes === 1;
 }
 
-/** Hands a job back unfinished (graceful stop): due again at once, this attempt not counted. */
-export async function release(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, nowMs: number): Promise<boolean> {
+/** Hands a job back unfinished (graceful stop, or a provider retry): due again at `runAtMs`, this
+ * attempt not counted. */
+export async function release(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, runAtMs: number): Promise<boolean> {
   const r = await db.run(
     `UPDATE jobs SET status = 'queued', run_at = ?, claim_token = NULL, claimed_by = NULL, lease_until = NULL, attempts = attempts - 1 WHERE id = ? AND claim_token = ? AND status = 'running'`,
-    [iso(nowMs), job.id, job.claim_token],
+    [iso(runAtMs), job.id, job.claim_token],
   );
   return r.changes === 1;
 }

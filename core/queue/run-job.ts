@@ -27,13 +27,17 @@ export function runJobHandler(deps: RunDeps) {
     if (took.changes !== 1) return { done: true }; // finished, cancelled or waiting: nothing to do
     await addEvent(deps.db, runId, job.reclaimed ? 'run.reclaimed' : 'run.claimed', { attempt: job.attempts }, now);
     let out;
+    const sink: { retryInMs?: number } = {};
     try {
-      out = await executeRun(deps, runId, token, { signal: ctx.signal, stopping: ctx.stopping, rethrowUnexpected: job.attempts < job.max_attempts });
+      out = await executeRun(deps, runId, token, { signal: ctx.signal, stopping: ctx.stopping, rethrowUnexpected: job.attempts < job.max_attempts, retryNoWork: true, sink });
     } catch (err) {
       // A store hiccup: hand the job back with a backoff; the next claim resumes from the ledger.
       deps.log.warn('run interrupted by an unexpected error; the job will be retried', { runId, attempt: job.attempts, error: (err as Error).message });
       return { retryInMs: Math.min(30_000, 500 * 2 ** Math.min(job.attempts, 6)), error: (err as Error).message };
     }
+    // The provider refused the call before any work: back to the queue after the backoff, the
+    // run still `running` (its 15-minute clock keeps counting) and the attempt not counted.
+    if (out === 'retry_later') return { handback: true, afterMs: sink.retryInMs ?? 0 };
     return out === 'handed_back' ? { handback: true } : { done: true };
   };
 }

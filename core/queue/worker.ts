@@ -16,8 +16,9 @@ export interface JobContext {
   stopping(): boolean;
 }
 
-/** `done`: finished; `handback`: stopped early on purpose, due again at once; `retry`: try later. */
-export type JobOutcome = { done: true } | { handback: true } | { retryInMs: number; error: string };
+/** `done`: finished; `handback`: stopped early on purpose, due again at once (or after `afterMs`),
+ * the attempt not counted; `retry`: failed, try later. */
+export type JobOutcome = { done: true } | { handback: true; afterMs?: number } | { retryInMs: number; error: string };
 export type JobHandler = (job: Job, ctx: JobContext) => Promise<JobOutcome>;
 
 export interface WorkerOptions {
@@ -153,7 +154,7 @@ export class QueueWorker {
       if (ac.signal.aborted) return; // lost the lease: the new owner decides
       const now = this.#clock.now();
       if ('done' in out) await this.#completer.complete(job);
-      else if ('handback' in out) await release(this.#db, job, now);
+      else if ('handback' in out) await release(this.#db, job, now + (out.afterMs ?? 0));
       else await failJob(this.#db, job, out.error, now, now + out.retryInMs);
       m?.finished.observe({ kind: job.kind }, (performance.now() - t0) / 1000);
     } catch (err) {

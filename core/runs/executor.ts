@@ -6,6 +6,7 @@ import type { RunDeps } from './deps.ts';
 import { buildMessages, chatTools, type AssistantOutput } from './messages.ts';
 import { addEvent, addEvents, getRun, steps as loadSteps } from './repo.ts';
 import { callModel, iso, ledgerModelStep, writeEnd, type EndFields, type EndStatus, type LedgeredCall, type RunCtx } from './steps.ts';
+import { ProviderRetry } from './provider-retry.ts';
 import { pendingCalls, runTools } from './tool-steps.ts';
 import { loadVersion } from './versions.ts';
 import { EXECUTION_LIMIT_MS, Fenced, RunFailure, type RunRow } from './types.ts';
@@ -31,7 +32,7 @@ const ledgerDisabledForMutationTest = process.env.NODE_ENV === 'test' && process
  * it, or the tool may have had its side effect, so the run fails with a clear error instead.
  * Every write is fenced on the claim token, so an executor that lost the run stops.
  */
-export type ExecOutcome = 'completed' | 'failed' | 'timed_out' | 'cancelled' | 'waiting_input' | 'handed_back' | 'not_owned';
+export type ExecOutcome = 'completed' | 'failed' | 'timed_out' | 'cancelled' | 'waiting_input' | 'handed_back' | 'retry_later' | 'not_owned';
 
 export interface ExecOptions {
   /** Hard stop (the queue lease was lost): whatever is in flight is abandoned, writes are fenced. */
@@ -44,13 +45,19 @@ export interface ExecOptions {
    * ledger, so nothing runs twice. In-request runs fail instead: nobody would retry them.
    */
   rethrowUnexpected?: boolean;
+  /**
+   * Queued path: a model call the provider refused before doing any work (noWork) ends this
+   * execution with 'retry_later' and `sink.retryInMs` instead of failing the run, while the
+   * 15-minute limit allows; the caller puts the job back after that delay (provider-retry.ts).
+   */
+  retryNoWork?: boolean;
   /** What the caller already read for this run (in-request path): not read again. `first`: the
    * run is fresh and its first model call's ledger row was committed with it (start.ts), so the
    * executor sends that call without reading the (empty) step list. */
   preloaded?: { run: RunRow; version: AgentVersion; target: Resolved; first?: { call: LedgeredCall; previous: ConversationMessage[] } };
   /** Receives the run's row as this executor wrote it when it ended or parked it (in-request path:
    * the answer is built from it instead of reading the row back). */
-  sink?: { row?: RunRow };
+  sink?: { row?: RunRow; retryInMs?: number };
 }
 
 export async function executeRun(deps: RunDeps, runId: string, token: string, opts: ExecOptions = {}): Promise<ExecOutcome> {
@@ -70,12 +77,16 @@ export async function executeRun(deps: RunDeps, runId: string, token: string, op
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const t0 = performance.now();
   let final: ExecOutcome = 'failed';
-  const ctx: RunCtx = { deps, run, token, sink: opts.sink };
+  const ctx: RunCtx = { deps, run, token, sink: opts.sink, retryDeadline: opts.retryNoWork ? deadline : undefined };
   try {
     final = await loop(ctx, ac.signal, deadline, timedOut, opts.stopping ?? (() => false), opts.preloaded);
     return final;
   } catch (err) {
     if (err instanceof Fenced) return (final = 'not_owned');
+    if (err instanceof ProviderRetry) {
+      if (opts.sink) opts.sink.retryInMs = err.delayMs;
+      return (final = 'retry_later');
+    }
     if (err instanceof HandBack) {
       final = 'handed_back';
       await requeue(deps, run.id, token).catch((e: unknown) => {
@@ -93,6 +104,9 @@ export async function executeRun(deps: RunDeps, runId: string, token: string, op
       : reason instanceof RunFailure ? reason
       : new RunFailure('internal_error', `The run stopped on an internal error: ${(err as Error)?.message ?? String(err)}`);
     if (!(err instanceof RunFailure) && !(reason instanceof RunFailure)) deps.log.error('run failed unexpectedly', { runId, error: err });
+    // One line per failed run, with its cause (the error message is written for the run's reader:
+    // provider errors in OpenAI's shape, never a key).
+    else deps.log.warn('run failed', { runId, agentId: run.agent_id, status: failure.status, code: failure.code, cause: failure.message });
     final = failure.status;
     await end(ctx, failure.status, { error_message: failure.message, error_code: failure.code }).catch((e: unknown) => {
       if (!(e instanceof Fenced)) throw e;
@@ -102,7 +116,7 @@ export async function executeRun(deps: RunDeps, runId: string, token: string, op
   } finally {
     clearInterval(watcher);
     opts.signal?.removeEventListener('abort', onAbort);
-    if (final !== 'not_owned' && final !== 'handed_back') {
+    if (final !== 'not_owned' && final !== 'handed_back' && final !== 'retry_later') {
       deps.metrics.finished.inc({ status: final });
       deps.metrics.duration.observe({ status: final }, (performance.now() - t0) / 1000);
     }

@@ -76,6 +76,21 @@ export async function updateStep(
   if (r.changes !== 1) throw new Fenced(runId);
 }
 
+/** Removes the ledger row of a model call that provably did no work (the provider refused it
+ * before serving anything), so a retry sends it again; fenced like every executor write. */
+export async function dropUnservedStep(q: Queryable, token: string, runId: string, seq: number): Promise<void> {
+  const r = await q.run(
+    `DELETE FROM run_steps WHERE run_id = ? AND seq = ? AND status = 'started' AND kind = 'model'
+       AND EXISTS (SELECT 1 FROM runs WHERE ${OWNED})`,
+    [runId, seq, runId, token, 'running'],
+  );
+  if (r.changes !== 1) throw new Fenced(runId);
+}
+
+export async function countEvents(q: Queryable, runId: string, kind: string): Promise<number> {
+  return Number((await q.one<{ n: number }>('SELECT COUNT(*) AS n FROM run_events WHERE run_id = ? AND kind = ?', [runId, kind]))?.n ?? 0);
+}
+
 /** Appends an event with the next sequence number (retried if two writers race). The data is
  * always stored as `JSON.stringify` text: the run read splices it as stored (read-json.ts). */
 export async function addEvent(q: Queryable, runId: string, kind: string, data: Record<string, unknown>, nowIso: string): Promise<void> {

@@ -5,6 +5,7 @@ import { withSafeRetry } from '../providers/retry.ts';
 import { UpstreamError } from '../providers/types.ts';
 import type { Queryable } from '../store/types.ts';
 import { appendMessage } from './conversations.ts';
+import { scheduleRetry } from './provider-retry.ts';
 import type { RunDeps } from './deps.ts';
 import type { AssistantOutput } from './messages.ts';
 import { addEvent, addEvents, finishRun, insertStep, updateStep, type NewEvent } from './repo.ts';
@@ -20,6 +21,9 @@ export interface RunCtx {
   /** Filled (after the commit) with the run's row as this executor wrote it when it ended or parked
    * the run, so the in-request path answers without reading the row back. */
   sink?: { row?: RunRow } | undefined;
+  /** Queued runs: a model call refused before any work is retried later while this deadline (the
+   * 15-minute limit) allows (provider-retry.ts). Unset: it fails the run, as in-request. */
+  retryDeadline?: number | undefined;
 }
 
 export type EndStatus = 'completed' | 'failed' | 'timed_out' | 'cancelled';
@@ -93,6 +97,11 @@ export async function callModel(
     // Retried only when the provider provably did no work; the ledger row stays the same step.
     result = await withSafeRetry(() => deps.engine.chat(target.target, req, signal), { signal });
   } catch (err) {
+    const retry = signal.aborted ? undefined : await scheduleRetry(deps, run, token, seq, err, ctx.retryDeadline);
+    if (retry) {
+      recordUsage(deps, run, target, 0, startedAt, (err as UpstreamError).status);
+      throw retry;
+    }
     const msg = err instanceof UpstreamError ? err.message : (err as Error).message;
     await deps.db.tx(async (q) => {
       await updateStep(q, token, run.id, seq, 'started', { status: 'failed', error: msg, finished_at: iso(deps.clock.now()) });

@@ -16,9 +16,11 @@ export interface UsageEvent extends UsageSplits {
   status: number;
   latencyMs: number;
   at: number;
+  /** The counts are an estimate (a stream that ended without the upstream's usage). */
+  estimated?: boolean;
 }
 
-const COLS = 17;
+const COLS = 18;
 
 // Usage ids sort by time: rows append at the end of the primary-key index instead of landing at
 // random places in it (random ids made the batched insert a tenth of a gateway request's CPU).
@@ -109,7 +111,7 @@ export class UsageRecorder {
             const e = batch[k]!;
             const at = new Date(e.at).toISOString();
             params.push(nextId(e.at), e.workspaceId, e.userId, e.credentialId, e.source, e.provider, e.accountId, e.model, e.status,
-              e.inputTokens, e.cachedTokens, e.outputTokens, e.reasoningTokens, e.totalTokens, Math.round(e.latencyMs), at.slice(0, 10), at);
+              e.inputTokens, e.cachedTokens, e.outputTokens, e.reasoningTokens, e.totalTokens, Math.round(e.latencyMs), at.slice(0, 10), at, e.estimated ? 1 : 0);
           }
           await q.run(INSERT_SQL.get(size)!, params);
         }
@@ -131,7 +133,7 @@ const INSERT_SQL = new Map(
   STATEMENT_ROWS.map((n) => [
     n,
     `INSERT INTO usage_events (id, workspace_id, user_id, credential_id, source, provider, account_id, model, status,
-       input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, latency_ms, day, created_at)
+       input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, latency_ms, day, created_at, estimated)
      VALUES ${new Array(n).fill(`(${new Array(COLS).fill('?').join(', ')})`).join(', ')}`,
   ]),
 );

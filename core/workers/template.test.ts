@@ -25,3 +25,11 @@ test('non-JSON bodies give empty json fields; prototype names are not reachable'
 test('unknown placeholders stay as written', () => {
   assert.equal(renderTemplate('{{other}} {{json}} {{ body.x }}', 'b'), '{{other}} {{json}} {{ body.x }}');
 });
+
+test('a JSON body nested past 100 levels is refused (400 json_too_deep), not a stack overflow', () => {
+  const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  assert.equal(renderTemplate('<{{json.a.a}}>', deep(100)).length > 2, true, '100 levels: rendered');
+  assert.throws(() => renderTemplate('<{{json.a}}>', deep(6000)), (e: { status?: number; code?: string }) => e.status === 400 && e.code === 'json_too_deep');
+  // The raw body is only text: {{body}} alone never parses it.
+  assert.equal(renderTemplate('{{body}}', deep(6000)).length, deep(6000).length);
+});

@@ -1,3 +1,5 @@
+import { checkJsonValue } from '../input-guard.ts';
+
 /**
  * A Worker's input template, rendered with the trigger's request body:
  * - `{{body}}`        → the raw body text, unchanged;
@@ -10,15 +12,19 @@
 
 const PLACEHOLDER = /\{\{\s*(body|json(?:\.[A-Za-z0-9_$-]+)+)\s*\}\}/g;
 
-/** The body as JSON, or undefined when it is not JSON (any content type is accepted). */
+/** The body as JSON, or undefined when it is not JSON (any content type is accepted). JSON nested
+ * past MAX_JSON_DEPTH is refused (400): a field of it could be too deep to write back as JSON. */
 export function parseBody(text: string): unknown {
   const t = text.trim();
   if (t === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(t);
+    value = JSON.parse(t);
   } catch {
     return undefined;
   }
+  checkJsonValue(value, '', 'The webhook body'); // a NUL is refused in the rendered input (trigger.ts)
+  return value;
 }
 
 function pick(value: unknown, path: string[]): unknown {

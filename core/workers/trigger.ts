@@ -1,6 +1,7 @@
 import type { AgentVersion } from '../agents/types.ts';
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
 import { AppError, isAppError } from '../errors.ts';
+import { nulRefused } from '../input-guard.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import type { RunStartLimiter } from '../runs/ratelimit.ts';
 import { prepareRun, type StartInput } from '../runs/start.ts';
@@ -44,8 +45,10 @@ async function prepare(d: TriggerDeps, input: StartInput): Promise<AgentVersion>
   }
 }
 
-function checkSize(text: string): void {
+/** The rendered input becomes the run's input text: bounded, and without a NUL (core/input-guard.ts). */
+function checkInput(text: string): void {
   if (text.length > MAX_INPUT) throw new AppError(413, 'payload_too_large', `The rendered input is ${text.length} characters; the limit is ${MAX_INPUT}.`);
+  if (text.includes('\0')) throw nulRefused('The rendered input');
 }
 
 export async function triggerWorker(d: TriggerDeps, ref: string, readBody: () => Promise<string>): Promise<Triggered> {
@@ -56,7 +59,7 @@ export async function triggerWorker(d: TriggerDeps, ref: string, readBody: () =>
   );
   if (!w) throw webhookNotFound();
   const inputText = renderTemplate(w.input_template, await readBody());
-  checkSize(inputText);
+  checkInput(inputText);
   const input: StartInput = { agentId: w.agent_id, userId: w.owner_user_id, inputText };
   const version = await prepare(d, input);
   return d.start(version, input, d.limiter, w.id);
@@ -70,7 +73,7 @@ export async function triggerAgent(d: TriggerDeps, token: string, readBody: () =
   );
   if (!a?.webhook_user_id) throw webhookNotFound();
   const inputText = await readBody();
-  checkSize(inputText);
+  checkInput(inputText);
   const input: StartInput = { agentId: a.id, userId: a.webhook_user_id, inputText };
   const version = await prepare(d, input);
   return d.start(version, input, d.limiter);

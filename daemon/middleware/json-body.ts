@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { AppError, badRequest, isAppError } from '../../core/errors.ts';
+import { checkJsonValue } from '../../core/input-guard.ts';
 
 /** application/json, or a structured-syntax type such as application/merge-patch+json. */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -19,6 +20,7 @@ export function fieldPath(path: readonly PropertyKey[]): string | undefined {
  * - 415 unless the Content-Type is JSON. This also blocks cross-site form posts, which can send
  *   text/plain but not application/json without a CORS preflight (Hono's c.req.json() accepts them).
  * - 400 invalid_json for an empty or malformed body.
+ * - 400 json_too_deep past 100 levels, 400 nul_not_allowed for a NUL in any key or string.
  * - 400 invalid_request naming the first failing field.
  * A body-limit 413 raised while streaming passes through unchanged.
  */
@@ -58,7 +60,7 @@ export function unreadableBody(err: unknown): AppError {
   return appErr ?? new AppError(400, 'invalid_body', 'The request body could not be read.', { cause: err });
 }
 
-/** 400 invalid_json for an empty or malformed body. */
+/** 400 invalid_json for an empty or malformed body; 400 json_too_deep / nul_not_allowed (core/input-guard.ts). */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === '') throw badRequest('invalid_json', 'Request body is empty; expected a JSON document.');
   let value: unknown;
@@ -68,5 +70,6 @@ export function parseJsonText(text: string): unknown {
     // The parser's own message quotes the body; it is not echoed back or logged.
     throw badRequest('invalid_json', 'Request body is not valid JSON.');
   }
+  checkJsonValue(value, text);
   return value;
 }

@@ -38,7 +38,8 @@ export type FakeFault =
   | '429' // rate limited before any work, with `retryAfter`
   | 'hang' // accepts the request and never answers
   | 'reset' // streams `afterChunks` events then destroys the socket (non-stream: before any byte)
-  | 'stream-error'; // streams `afterChunks` events then the protocol's in-stream error event
+  | 'stream-error' // streams `afterChunks` events then the protocol's in-stream error event
+  | 'stall'; // streams `afterChunks` events then goes silent, the connection left open
 
 export interface FakeScript {
   text?: string;
@@ -63,7 +64,7 @@ export interface FakeScript {
   firstChunkGate?: Promise<unknown>;
   fault?: FakeFault;
   afterChunks?: number;
-  /** Status for '5xx' or an explicit error with `errorBody`. */
+  /** Status for '5xx' or an explicit error with `errorBody`. `retryAfter` goes with '429' and '5xx'. */
   status?: number;
   errorBody?: unknown;
   retryAfter?: string;
@@ -179,7 +180,8 @@ export async function startFake(proto: Protocol, opts: FakeOptions = {}): Promis
     }
     if (s.fault === '5xx') {
       const status = s.status ?? 500;
-      return sendJson(res, status, proto.errorBody(status, 'server', 'The server had an error while processing your request.'));
+      const h: Record<string, string> = s.retryAfter === undefined ? {} : { 'retry-after': s.retryAfter };
+      return sendJson(res, status, proto.errorBody(status, 'server', 'The server had an error while processing your request.'), h);
     }
     if (s.fault === 'reset' && !rec.body?.stream) {
       res.socket?.destroy();
@@ -237,7 +239,7 @@ export function notFound(proto: Protocol, res: ServerResponse, path: string) {
  */
 export async function writeStream(res: ServerResponse, rec: RecordedRequest, s: FakeScript, events: string[], errorEvent: string) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const cut = s.fault === 'reset' || s.fault === 'stream-error' ? (s.afterChunks ?? 1) : Infinity;
+  const cut = s.fault === 'reset' || s.fault === 'stream-error' || s.fault === 'stall' ? (s.afterChunks ?? 1) : Infinity;
   if (s.firstChunkDelayMs || s.firstChunkGate) {
     res.flushHeaders();
     if (s.firstChunkDelayMs) await sleep(s.firstChunkDelayMs);
@@ -254,6 +256,7 @@ export async function writeStream(res: ServerResponse, rec: RecordedRequest, s: 
   for (let i = 0; i < events.length; i++) {
     if (res.destroyed) return;
     if (i === cut) {
+      if (s.fault === 'stall') return; // nothing more, ever (close() destroys the socket)
       if (s.fault === 'stream-error') {
         res.end(errorEvent);
       } else {

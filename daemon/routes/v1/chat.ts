@@ -23,11 +23,11 @@ export type ChatAnswer =
  * (`onAdmitted` gets the x-ratelimit-* headers, which errors after this point carry too), the call,
  * the overhead metric measured from `t0`.
  */
-export async function answerChat(rt: GatewayRuntime, p: Principal, body: unknown, signal: AbortSignal, t0: number, onAdmitted: (rateHeaders: Record<string, string>) => void): Promise<ChatAnswer> {
+export async function answerChat(rt: GatewayRuntime, p: Principal, body: unknown, signal: AbortSignal, t0: number, onAdmitted: (rateHeaders: Record<string, string>) => void, requestId?: string): Promise<ChatAnswer> {
   const req = checkChatRequest(body);
   const admission = await rt.quota.admit(p);
   onAdmitted(admission.headers);
-  const ctx: CallContext = { principal: p, signal, source: 'chat' };
+  const ctx: CallContext = { principal: p, signal, source: 'chat', requestId };
   if (req.stream) {
     const s = await rt.gateway.chatStream(ctx, req, admission);
     rt.metrics.overhead('chat.stream').observe((performance.now() - t0 - s.upstreamMs) / 1000);
@@ -42,8 +42,8 @@ export function chatRoutes(rt: GatewayRuntime): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post('/chat/completions', async (c) => {
     const t0 = performance.now();
-    const a = await answerChat(rt, c.get('principal'), await readJsonValue(c), c.req.raw.signal, t0, (h) => c.set('rateHeaders', h));
-    if (a.stream) return new Response(sseBody(a.chunks, sseChunk, { done: SSE_DONE }), { status: 200, headers: { ...SSE_HEADERS, ...a.headers } });
+    const a = await answerChat(rt, c.get('principal'), await readJsonValue(c), c.req.raw.signal, t0, (h) => c.set('rateHeaders', h), c.get('requestId'));
+    if (a.stream) return new Response(sseBody(a.chunks, sseChunk, { done: SSE_DONE, log: { logger: rt.gateway.deps.log, requestId: c.get('requestId') } }), { status: 200, headers: { ...SSE_HEADERS, ...a.headers } });
     if (a.raw !== undefined) return c.body(a.raw, 200, { 'content-type': 'application/json', ...a.headers });
     return c.json(a.completion, 200, a.headers);
   });

@@ -11,7 +11,7 @@ export function embeddingsRoutes(rt: GatewayRuntime): Hono<AppEnv> {
     const req = checkEmbeddingsRequest(await readJsonValue(c));
     const admission = await rt.quota.admit(p);
     c.set('rateHeaders', admission.headers);
-    const r = await rt.gateway.embeddings({ principal: p, signal: c.req.raw.signal, source: 'embeddings' }, req, admission);
+    const r = await rt.gateway.embeddings({ principal: p, signal: c.req.raw.signal, source: 'embeddings', requestId: c.get('requestId') }, req, admission);
     return c.json(r.response, 200, { 'x-svc-model': r.model.id });
   });
   return app;

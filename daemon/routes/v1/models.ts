@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import { CONDUIT_MODEL } from '../../../core/gateway/router/route.ts';
 import { modelNotFound } from '../../../core/gateway/catalogue.ts';
+import { AppError } from '../../../core/errors.ts';
 import type { AppEnv } from '../../types.ts';
 
 const CREATED = 1_735_689_600; // 2025-01-01: catalogues give no dates; a fixed one keeps lists stable
@@ -23,10 +24,20 @@ export function modelRoutes(rt: GatewayRuntime): Hono<AppEnv> {
   app.get('/models/*', async (c) => {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));
-    const id = decodeURIComponent(c.req.path.slice(c.req.path.indexOf('/models/') + '/models/'.length));
+    const id = decodedId(c.req.path.slice(c.req.path.indexOf('/models/') + '/models/'.length));
     const m = (await list(p.workspaceId!)).find((x) => x.id === id);
     if (!m) throw modelNotFound(id);
     return c.json(m);
   });
   return app;
+}
+
+/** The id as the client wrote it: `%2F` and friends decoded; bad percent-encoding (`%ZZ`, a cut or
+ * invalid UTF-8 sequence) is the client's mistake, a 400, not a decoder exception (a 500). */
+function decodedId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError(400, 'invalid_model_id', 'The model id in the path is not valid percent-encoding (UTF-8).', { field: 'model', type: 'invalid_request_error' });
+  }
 }

@@ -15,12 +15,12 @@ export function responsesRoutes(rt: GatewayRuntime): Hono<AppEnv> {
     const { chat, meta } = parseResponsesRequest(await readJsonValue(c));
     const admission = await rt.quota.admit(p);
     c.set('rateHeaders', admission.headers);
-    const ctx: CallContext = { principal: p, signal: c.req.raw.signal, source: 'responses' };
+    const ctx: CallContext = { principal: p, signal: c.req.raw.signal, source: 'responses', requestId: c.get('requestId') };
     if (meta.stream) {
       const s = await rt.gateway.chatStream(ctx, { ...chat, stream_options: { include_usage: true } }, admission);
       rt.metrics.overhead('responses.stream').observe((performance.now() - t0 - s.upstreamMs) / 1000);
       // Responses streams end with response.completed (or .failed): no [DONE] marker.
-      return new Response(sseBody(responsesEventStream(s.stream, meta), formatSse), {
+      return new Response(sseBody(responsesEventStream(s.stream, meta), formatSse, { log: { logger: rt.gateway.deps.log, requestId: c.get('requestId') } }), {
         status: 200,
         headers: { ...SSE_HEADERS, 'x-svc-model': s.model.id },
       });

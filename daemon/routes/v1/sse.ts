@@ -1,3 +1,5 @@
+import type { Logger } from '../../../core/log.ts';
+import { UpstreamError } from '../../../core/providers/types.ts';
 import { toAppError } from '../../middleware/errors.ts';
 
 const enc = new TextEncoder();
@@ -10,12 +12,20 @@ export const SSE_HEADERS: Record<string, string> = {
   'x-accel-buffering': 'no',
 };
 
+export interface SseOptions {
+  done?: string;
+  onError?: (err: unknown) => string;
+  /** Where a failure that is not the upstream's goes (the gateway logs those where it records usage). */
+  log?: { logger: Logger; requestId: string | undefined };
+}
+
 /**
  * Streams `items` as server-sent events, each written as soon as it arrives (no buffering).
  * A failure after the first byte cannot change the status any more: it is sent as a final
- * OpenAI-style error event. Cancelling (client gone) returns the iterator, which aborts upstream.
+ * OpenAI-style error event, and the iterator is returned (a failure in formatting leaves the
+ * upstream open otherwise). Cancelling (client gone) returns the iterator, which aborts upstream.
  */
-export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string, opts: { done?: string; onError?: (err: unknown) => string } = {}): ReadableStream<Uint8Array> {
+export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string, opts: SseOptions = {}): ReadableStream<Uint8Array> {
   const it = items[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
@@ -30,6 +40,8 @@ export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string,
       } catch (err) {
         ctrl.enqueue(enc.encode(opts.onError ? opts.onError(err) : sseErrorEvent(err)));
         ctrl.close();
+        if (!(err instanceof UpstreamError)) opts.log?.logger.error('stream failed', { requestId: opts.log.requestId, error: err });
+        await Promise.resolve(it.return?.()).catch(() => {});
       }
     },
     async cancel() {

@@ -61,9 +61,9 @@ describe('gateway through the openai SDK', () => {
     assertDiagnosticHeaders(response.headers, 'chat');
   });
 
-  test('chat streamed: chunks arrive, usage comes last on a chunk with choices [] (never asked for), the stream ends', async () => {
+  test('chat streamed with include_usage: chunks arrive, usage comes last on a chunk with choices [], the stream ends', async () => {
     g.openai.once({ text: 'one two three four', usage: { input: 5, output: 4, reasoning: 1 }, chunkDelayMs: 5 });
-    const { data: stream, response } = await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: [{ role: 'user', content: 'count' }], stream: true }).withResponse();
+    const { data: stream, response } = await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }).withResponse();
     assertDiagnosticHeaders(response.headers, 'chat stream');
     let text = '';
     const chunks: OpenAI.ChatCompletionChunk[] = [];
@@ -78,15 +78,19 @@ describe('gateway through the openai SDK', () => {
     assert.equal(last.usage?.completion_tokens, 4);
     assert.equal(last.usage?.completion_tokens_details?.reasoning_tokens, 1);
     assert.equal(chunks.filter((c) => c.usage).length, 1, 'exactly one usage chunk');
-    // The gateway asked the upstream for usage even though the client did not.
     assert.equal(g.openai.requests[0]!.body.stream_options?.include_usage, true);
+    // Without include_usage the upstream is still asked, but no chunk without choices[0] comes back
+    // (test/integration/gateway/streams.test.ts covers this in full).
+    g.openai.once({ text: 'one two', usage: { input: 5, output: 2 } });
+    for await (const c of await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: [{ role: 'user', content: 'count' }], stream: true })) assert.ok(c.choices[0]);
+    assert.equal(g.openai.requests[1]!.body.stream_options?.include_usage, true);
   });
 
   test('chat streamed over raw HTTP ends with data: [DONE]', async () => {
     const res = await fetch(`${g.base}/api/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${g.memberKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude/claude-test', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({ model: 'claude/claude-test', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }),
     });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);

@@ -1,0 +1,37 @@
+import type { StreamEnd } from './tracked.ts';
+import { splitsOf, type ChatRequest, type UsageSplits } from './types.ts';
+
+/**
+ * Token counts for a stream that ended without the upstream's usage (the client went away, the
+ * upstream died or stalled, or it never reports usage in streams): what it delivered is counted,
+ * and counted against the quotas, instead of nothing. No tokenizer is shipped, so it is an estimate
+ * — about 4 characters a token, OpenAI's rule of thumb for English — and the usage row says so.
+ */
+export const CHARS_PER_TOKEN = 4;
+
+export const tokensFor = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
+
+/** The usage to record for a stream: the upstream's when it arrived, else an estimate. */
+export function streamUsage(req: ChatRequest, end: StreamEnd): { splits: UsageSplits; estimated: boolean } {
+  if (end.usage) return { splits: splitsOf(end.usage), estimated: false };
+  const p = end.partial; // Anthropic reports the input (exactly) before the first token
+  const input = p?.prompt_tokens ?? tokensFor(promptChars(req));
+  const output = Math.max(p?.completion_tokens ?? 0, tokensFor(end.deliveredChars));
+  return {
+    splits: { inputTokens: input, cachedTokens: p?.prompt_tokens_details?.cached_tokens ?? 0, outputTokens: output, reasoningTokens: 0, totalTokens: input + output },
+    estimated: true,
+  };
+}
+
+/** Characters the upstream read: message text (strings and text parts), tool calls and tool definitions. */
+export function promptChars(req: ChatRequest): number {
+  let n = 0;
+  for (const m of req.messages) {
+    const c = m.content;
+    if (typeof c === 'string') n += c.length;
+    else if (Array.isArray(c)) for (const part of c) if (typeof (part as { text?: unknown }).text === 'string') n += (part as { text: string }).text.length;
+    if (Array.isArray(m.tool_calls)) for (const t of m.tool_calls) n += String(t?.function?.arguments ?? '').length + String(t?.function?.name ?? '').length;
+  }
+  if (req.tools !== undefined) n += JSON.stringify(req.tools).length; // depth is bounded at the door
+  return n;
+}
