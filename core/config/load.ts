@@ -77,6 +77,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   }
   if (new URL(e.SERVICE_APP_ORIGIN).origin === new URL(e.SERVICE_PREVIEW_ORIGIN).origin) {
     problems.push('SERVICE_PREVIEW_ORIGIN: must be a different origin from SERVICE_APP_ORIGIN (previews run untrusted code)');
+  } else if (originHost(e.SERVICE_APP_ORIGIN) === originHost(e.SERVICE_PREVIEW_ORIGIN)) {
+    // One listener tells the two apart by host name alone, and cookies do not keep ports apart.
+    problems.push('SERVICE_PREVIEW_ORIGIN: must use a different host name from SERVICE_APP_ORIGIN, not only another port or scheme (e.g. preview.example.com; see docs/preview.md)');
   }
   if (production) {
     for (const name of ['SERVICE_APP_ORIGIN', 'SERVICE_PREVIEW_ORIGIN'] as const) {
@@ -100,6 +103,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     warnings.push('LOCAL_LLM_BASE_URL and OLLAMA_BASE_URL differ; LOCAL_LLM_BASE_URL is used');
   }
   return { config, warnings };
+}
+
+/** An origin's host name as the listener compares it: lower case, without a trailing dot. */
+export function originHost(origin: string): string {
+  return new URL(origin).hostname.toLowerCase().replace(/\.$/, '');
 }
 
 /** Production: every secret set, long enough, and no two alike (one leak must not open another lock). */

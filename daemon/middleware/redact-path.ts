@@ -1,6 +1,6 @@
 /**
  * Paths under /api/public/share/ and /api/public/webhooks/ carry bearer credentials in the path
- * itself (share tokens, webhook refs): anyone who can read the logs could replay them. The log keeps
+ * itself (share tokens, webhook refs), as do preview links (/p/{token}/…): anyone who can read the logs could replay them. The log keeps
  * the first 4 characters of each such segment, enough to correlate with the owner's token preview.
  */
 
@@ -25,10 +25,10 @@ export function redactPath(path: string): string {
     if (p !== '') seg.push(i);
   });
   const at = (k: number) => (seg[k] === undefined ? '' : (parts[seg[k]] ?? '').toLowerCase());
-  if (at(0) !== 'api' || at(1) !== 'public') return path;
-
   let first: number;
-  if (at(2) === 'share') first = 3;
+  if (at(0) === 'p') first = 1; // preview links, /p/{token}/… (daemon/preview/)
+  else if (at(0) !== 'api' || at(1) !== 'public') return path;
+  else if (at(2) === 'share') first = 3;
   else if (at(2) === 'webhooks') first = WEBHOOK_ROUTE_NAMES.has(at(3)) ? 4 : 3;
   else return path;
 
