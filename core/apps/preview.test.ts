@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentTypeOf, decodePath, FileCache } from './preview.ts';
+import { contentTypeOf, decodePath, FileCache, TokenMemo } from './preview.ts';
+import { previewKey, signPreviewToken } from './token.ts';
 
 describe('preview paths', () => {
   it('decodes each segment; refuses escapes in every spelling', () => {
@@ -44,5 +45,27 @@ describe('preview content types', () => {
     assert.equal(contentTypeOf('x.svg'), 'image/svg+xml');
     assert.equal(contentTypeOf('x.png'), 'image/png');
     for (const p of ['README', 'x.exe', '.htaccess', 'dir.d/file']) assert.equal(contentTypeOf(p), 'application/octet-stream', p);
+  });
+});
+
+describe('verified-token memo', () => {
+  const key = previewKey('a secret for the memo test, long enough');
+  const claims = { appId: 'app_0123456789abcdefghij', version: 1, workspaceId: 'ws_0123456789abcdefghij', exp: 2_000_000 };
+  const token = signPreviewToken(key, claims);
+
+  it('a remembered token still expires at exp', () => {
+    const memo = new TokenMemo();
+    assert.deepEqual(memo.verify(key, token, claims.exp * 1000 - 10), claims);
+    assert.deepEqual(memo.verify(key, token, claims.exp * 1000 - 1), claims);
+    assert.equal(memo.verify(key, token, claims.exp * 1000), undefined);
+  });
+  it('refused tokens are not remembered, and a full memo starts over', () => {
+    const memo = new TokenMemo(2);
+    const forged = token.slice(0, -2) + (token.at(-2) === 'a' ? 'b' : 'a') + token.at(-1);
+    assert.equal(memo.verify(key, forged, 0), undefined);
+    assert.equal(memo.verify(key, forged, 0), undefined);
+    const other = (v: number) => signPreviewToken(key, { ...claims, version: v });
+    for (const v of [1, 2, 3]) assert.equal(memo.verify(key, other(v), 0)?.version, v);
+    assert.equal(memo.verify(key, other(1), 0)?.version, 1);
   });
 });

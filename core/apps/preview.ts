@@ -1,7 +1,8 @@
+import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Queryable } from '../store/types.ts';
 import { fileContent, versionEntry } from './repo.ts';
-import { verifyPreviewToken } from './token.ts';
+import { verifyPreviewToken, type PreviewClaims } from './token.ts';
 import { pathProblem } from './validate.ts';
 
 /**
@@ -12,9 +13,10 @@ import { pathProblem } from './validate.ts';
 
 export interface PreviewDeps {
   db: Queryable;
-  key: Buffer;
+  key: KeyObject;
   clock: Clock;
   cache: FileCache;
+  tokens: TokenMemo;
 }
 
 export interface PreviewFile {
@@ -22,28 +24,76 @@ export interface PreviewFile {
   content: Buffer;
 }
 
-/** `rawPath`: what follows `/p/{token}/`, still percent-encoded ('' = the version's entry file). */
-export async function previewFile(d: PreviewDeps, token: string, rawPath: string): Promise<PreviewFile | undefined> {
-  const claims = verifyPreviewToken(d.key, token, d.clock.now());
+/** A request that passed the token and path checks: which file of which version it asks for. */
+export interface PreviewTarget {
+  claims: PreviewClaims;
+  /** The decoded file path; undefined: the version's entry file (found in the store). */
+  path: string | undefined;
+}
+
+/** The target of `/p/{token}/{rawPath}` (`rawPath` still percent-encoded; '' = the entry), or
+ * undefined when the token or the path is refused. No store read. */
+export function previewTarget(d: PreviewDeps, token: string, rawPath: string): PreviewTarget | undefined {
+  const claims = d.tokens.verify(d.key, token, d.clock.now());
   if (!claims) return undefined;
-  const { appId, version, workspaceId } = claims;
-  let path: string;
-  if (rawPath === '') {
-    const entry = await versionEntry(d.db, appId, version, workspaceId);
-    if (entry === undefined) return undefined;
-    path = entry;
-  } else {
-    const decoded = decodePath(rawPath);
-    if (decoded === undefined) return undefined;
-    path = decoded;
-  }
-  const key = `${appId}\n${version}\n${workspaceId}\n${path}`;
+  if (rawPath === '') return { claims, path: undefined };
+  const path = decodePath(rawPath);
+  return path === undefined ? undefined : { claims, path };
+}
+
+const cacheKey = (c: PreviewClaims, path: string) => `${c.appId}\n${c.version}\n${c.workspaceId}\n${path}`;
+
+/** The file from memory, when it is there (the hot path answers without a promise). */
+export function cachedFile(d: PreviewDeps, t: PreviewTarget): PreviewFile | undefined {
+  if (t.path === undefined) return undefined;
+  const content = d.cache.get(cacheKey(t.claims, t.path), d.clock.now());
+  return content && { path: t.path, content };
+}
+
+/** The file from the store (and into the cache); undefined when the version or file does not exist. */
+export async function loadFile(d: PreviewDeps, t: PreviewTarget): Promise<PreviewFile | undefined> {
+  const { appId, version, workspaceId } = t.claims;
+  const path = t.path ?? (await versionEntry(d.db, appId, version, workspaceId));
+  if (path === undefined) return undefined;
+  const key = cacheKey(t.claims, path);
   const hit = d.cache.get(key, d.clock.now());
   if (hit) return { path, content: hit };
   const content = await fileContent(d.db, appId, version, path, workspaceId);
   if (content === undefined) return undefined;
   d.cache.set(key, content, d.clock.now());
   return { path, content };
+}
+
+/** previewTarget, then the cache, then the store: the whole lookup in one call. */
+export async function previewFile(d: PreviewDeps, token: string, rawPath: string): Promise<PreviewFile | undefined> {
+  const t = previewTarget(d, token, rawPath);
+  if (!t) return undefined;
+  return cachedFile(d, t) ?? (await loadFile(d, t));
+}
+
+/**
+ * Tokens already verified, with their claims: a page loads many files under one token, and the
+ * HMAC was most of the per-request work. Expiry is still checked on every use; the memo is
+ * dropped whole when it fills (a flood of distinct forged tokens never enters it).
+ */
+export class TokenMemo {
+  readonly #map = new Map<string, PreviewClaims>();
+  readonly #max: number;
+
+  constructor(max = 4096) {
+    this.#max = max;
+  }
+
+  verify(key: KeyObject, token: string, nowMs: number): PreviewClaims | undefined {
+    const known = this.#map.get(token);
+    if (known) return nowMs < known.exp * 1000 ? known : undefined;
+    const claims = verifyPreviewToken(key, token, nowMs);
+    if (claims) {
+      if (this.#map.size >= this.#max) this.#map.clear();
+      this.#map.set(token, claims);
+    }
+    return claims;
+  }
 }
 
 /** Percent-decodes each segment; undefined for bad escapes, an encoded '/', or a path the app rules refuse. */

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Config, Secrets } from '../config/index.ts';
 import { notFound } from '../errors.ts';
@@ -91,7 +92,7 @@ export async function runApps(q: Queryable, runId: string): Promise<(RunApp & { 
 
 /** What minting a preview link needs: the token key, the preview origin, the lifetime, a clock. */
 export interface PreviewLinkDeps {
-  key: Buffer;
+  key: KeyObject;
   origin: string;
   ttlS: number;
   clock: Clock;

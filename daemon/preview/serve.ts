@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { contentTypeOf, FileCache, previewFile, type PreviewDeps } from '../../core/apps/preview.ts';
+import { cachedFile, contentTypeOf, FileCache, loadFile, previewTarget, TokenMemo, type PreviewDeps, type PreviewFile } from '../../core/apps/preview.ts';
 import { previewKey } from '../../core/apps/token.ts';
 import type { Core } from '../../core/index.ts';
 import { redactPath } from '../middleware/redact-path.ts';
@@ -30,19 +30,17 @@ const ROUTE = '/p/:token/*';
 export type PreviewHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function previewHandler(core: Core): PreviewHandler {
-  const deps: PreviewDeps = { db: core.db, key: previewKey(core.secrets.SERVICE_PREVIEW_SECRET), clock: core.clock, cache: new FileCache() };
+  const deps: PreviewDeps = { db: core.db, key: previewKey(core.secrets.SERVICE_PREVIEW_SECRET), clock: core.clock, cache: new FileCache(), tokens: new TokenMemo() };
   const { log, metrics } = core;
 
   return (req, res) => {
     const start = performance.now();
-    const incoming = req.headers[REQUEST_ID_HEADER];
-    const requestId = typeof incoming === 'string' && isValidRequestId(incoming) ? incoming : newRequestId();
+    const h = pickHeaders(req.rawHeaders);
+    const requestId = isValidRequestId(h.requestId) ? h.requestId : newRequestId();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const method = req.method ?? 'GET';
-    // A body on a preview request is never read: close the connection after the answer instead.
-    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 
     const finish = (status: number, route: string | null) => {
       const ms = performance.now() - start;
@@ -54,29 +52,34 @@ export function previewHandler(core: Core): PreviewHandler {
       else log.info('request', fields);
     };
     const notFound = (route: string | null) => {
-      res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'content-length': NOT_FOUND_LENGTH, [REQUEST_ID_HEADER]: requestId, ...(hasBody ? { connection: 'close' } : {}) });
+      res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'content-length': NOT_FOUND_LENGTH, [REQUEST_ID_HEADER]: requestId, ...(h.hasBody ? { connection: 'close' } : {}) });
       res.end(PREVIEW_NOT_FOUND);
       finish(404, route);
     };
 
+    const send = (file: PreviewFile) => {
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': contentTypeOf(file.path),
+        'content-length': String(file.content.length),
+        // Module scripts and fetches of the app's own files come from its opaque origin (Origin:
+        // null) and need CORS; no credentials are ever allowed, and the token already grants reading.
+        'access-control-allow-origin': '*',
+        [REQUEST_ID_HEADER]: requestId,
+        ...(h.hasBody ? { connection: 'close' } : {}),
+      });
+      res.end(file.content); // HEAD: node:http sends no body
+      finish(200, ROUTE);
+    };
+
     const slash = path.startsWith('/p/') ? path.indexOf('/', 3) : -1;
     if ((method !== 'GET' && method !== 'HEAD') || slash <= 3) return notFound(null);
-    previewFile(deps, path.slice(3, slash), path.slice(slash + 1)).then(
-      (file) => {
-        if (!file) return notFound(ROUTE);
-        res.writeHead(200, {
-          ...SECURITY_HEADERS,
-          'content-type': contentTypeOf(file.path),
-          'content-length': String(file.content.length),
-          // Module scripts and fetches of the app's own files come from its opaque origin (Origin:
-          // null) and need CORS; no credentials are ever allowed, and the token already grants reading.
-          'access-control-allow-origin': '*',
-          [REQUEST_ID_HEADER]: requestId,
-          ...(hasBody ? { connection: 'close' } : {}),
-        });
-        res.end(file.content); // HEAD: node:http sends no body
-        finish(200, ROUTE);
-      },
+    const target = previewTarget(deps, path.slice(3, slash), path.slice(slash + 1));
+    if (!target) return notFound(ROUTE);
+    const hit = cachedFile(deps, target);
+    if (hit) return send(hit);
+    loadFile(deps, target).then(
+      (file) => (file ? send(file) : notFound(ROUTE)),
       (err: unknown) => {
         log.error('preview read failed', { requestId, error: err });
         res.writeHead(503, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'retry-after': '1', [REQUEST_ID_HEADER]: requestId, connection: 'close' });
@@ -88,3 +91,17 @@ export function previewHandler(core: Core): PreviewHandler {
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The two things read from the request's headers, from the raw list (req.headers would build an
+ * object of all of them on every request). A body is never read: the connection closes after it. */
+function pickHeaders(raw: readonly string[]): { requestId: string | undefined; hasBody: boolean } {
+  let requestId: string | undefined;
+  let hasBody = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 12 && name.toLowerCase() === REQUEST_ID_HEADER) requestId = raw[i + 1];
+    else if (name.length === 14 && name.toLowerCase() === 'content-length') hasBody ||= raw[i + 1] !== '0';
+    else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') hasBody = true;
+  }
+  return { requestId, hasBody };
+}

@@ -10,7 +10,7 @@ import { createCore } from '../../../core/index.ts';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startServer, type ServerHandle } from '../../../daemon/server.ts';
 import { TEST_SCRYPT } from '../http-fixture.ts';
-import { pathOf, startApps, tokenOf, type AppsEnv } from './setup.ts';
+import { pathOf, startApps, tokenOf, type AppsEnv, type RawOptions } from './setup.ts';
 
 const HTML = '<!doctype html><title>t</title><script src="js/app.js"></script>';
 const JS = 'document.title = "ran";';
@@ -93,7 +93,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
 
     test('the preview host answers nothing but /p/…: probes, the API, the gateway fast lane and pages are 404', async () => {
       const key = a.r.g.memberKey;
-      const attempts = [
+      const attempts: ({ path: string } & RawOptions)[] = [
         { path: '/api/health' },
         { path: '/api/health/live' },
         { path: '/api/health/ready' },
