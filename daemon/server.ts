@@ -4,6 +4,8 @@ import type { Core } from '../core/index.ts';
 import type { App } from './app.ts';
 import { firstOf, healthFastPath, readinessFastPath } from './fast-health.ts';
 import { createReadiness } from './readiness.ts';
+import { previewHostMatcher } from './preview/host.ts';
+import { previewHandler, type PreviewHandler } from './preview/serve.ts';
 
 /**
  * Timeouts (Node's defaults are 60 s for headers and 300 s for a request, too generous for a
@@ -81,6 +83,8 @@ export async function startServer(core: Core, opts: StartOptions): Promise<Serve
   // A caller's app is ready now: no reason to defer, and its own fast path (or none) applies at once.
   if (opts.app) await load();
   const early = opts.fastPath === false ? undefined : firstOf(healthFastPath(core), readinessFastPath(core, createReadiness(core)));
+  const forPreview = previewHostMatcher(core.config);
+  let preview: PreviewHandler | undefined;
 
   let inflight = 0;
   let closing = false;
@@ -102,6 +106,9 @@ export async function startServer(core: Core, opts: StartOptions): Promise<Serve
     },
     (req, res) => {
       track(res);
+      // The preview origin (generated apps, untrusted code) is decided first, on the Host header:
+      // no app route, fast path or probe ever answers there (daemon/preview/).
+      if (forPreview(req)) return (preview ??= previewHandler(core))(req, res);
       if (handler) return handler(req, res);
       if (early?.(req, res)) return;
       load().then(

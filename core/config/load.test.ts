@@ -83,6 +83,19 @@ describe('loadConfig errors name the variable', () => {
     const p = problemsOf({ HOME: '/h', SERVICE_APP_ORIGIN: 'http://a:1', SERVICE_PREVIEW_ORIGIN: 'http://a:1/x' });
     assert.match(p[0]!, /^SERVICE_PREVIEW_ORIGIN/);
   });
+  it('preview origin on the host name of the app origin, in any spelling (another port, case, trailing dot)', () => {
+    for (const preview of ['http://a:2', 'https://a:1', 'http://A.:1', 'http://a.']) {
+      const p = problemsOf({ HOME: '/h', SERVICE_APP_ORIGIN: 'http://a:1', SERVICE_PREVIEW_ORIGIN: preview });
+      assert.equal(p.length, 1, preview);
+      assert.match(p[0]!, /^SERVICE_PREVIEW_ORIGIN: must use a different host name/, preview);
+    }
+    assert.deepEqual(problemsOf({ HOME: '/h', SERVICE_APP_ORIGIN: 'http://a:1', SERVICE_PREVIEW_ORIGIN: 'http://preview.a:1' }), []);
+  });
+  it('preview link lifetime: default one hour, at least a minute, at most a week', () => {
+    assert.equal(loadConfig({ HOME: '/h' }).config.SERVICE_PREVIEW_LINK_TTL_S, 3600);
+    assert.equal(loadConfig({ HOME: '/h', SERVICE_PREVIEW_LINK_TTL_S: '60' }).config.SERVICE_PREVIEW_LINK_TTL_S, 60);
+    for (const bad of ['59', '604801', '1.5', 'soon']) assert.match(problemsOf({ HOME: '/h', SERVICE_PREVIEW_LINK_TTL_S: bad })[0]!, /^SERVICE_PREVIEW_LINK_TTL_S: /);
+  });
 });
 
 describe('default origins', () => {
@@ -144,6 +157,10 @@ describe('production', () => {
     const p = problemsOf(prodEnv({ SERVICE_PREVIEW_SECRET: strong(0) }));
     assert.equal(p.length, 1);
     assert.match(p[0]!, /^SERVICE_PREVIEW_SECRET: must differ from SERVICE_SESSION_SECRET/);
+  });
+  it('refuses a preview origin equal to the app origin', () => {
+    const p = problemsOf(prodEnv({ SERVICE_PREVIEW_ORIGIN: 'https://svc.example.com' }));
+    assert.deepEqual(p.map((x) => x.split(':')[0]), ['SERVICE_PREVIEW_ORIGIN']);
   });
   it('refuses a preview origin over http and the none sandbox', () => {
     const p = problemsOf(prodEnv({ SERVICE_PREVIEW_ORIGIN: 'http://p.example.com', SERVICE_SANDBOX_DRIVER: 'none' }));

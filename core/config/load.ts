@@ -78,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   }
   if (new URL(e.SERVICE_APP_ORIGIN).origin === new URL(e.SERVICE_PREVIEW_ORIGIN).origin) {
     problems.push('SERVICE_PREVIEW_ORIGIN: must be a different origin from SERVICE_APP_ORIGIN (previews run untrusted code)');
+  } else if (originHost(e.SERVICE_APP_ORIGIN) === originHost(e.SERVICE_PREVIEW_ORIGIN)) {
+    // One listener tells the two apart by host name alone, and cookies do not keep ports apart.
+    problems.push('SERVICE_PREVIEW_ORIGIN: must use a different host name from SERVICE_APP_ORIGIN, not only another port or scheme (e.g. preview.example.com; see docs/preview.md)');
   }
   if (production) {
     for (const name of ['SERVICE_APP_ORIGIN', 'SERVICE_PREVIEW_ORIGIN'] as const) {
@@ -108,6 +111,11 @@ function defaultOriginsFromPort(input: Record<string, unknown>): void {
   const port = /^\d+$/.test(String(input.PORT ?? '')) && Number(input.PORT) > 0 && Number(input.PORT) <= 65535 ? Number(input.PORT) : 8484;
   input.SERVICE_APP_ORIGIN ??= `http://localhost:${port}`;
   input.SERVICE_PREVIEW_ORIGIN ??= `http://preview.localhost:${port}`;
+}
+
+/** An origin's host name as the listener compares it: lower case, without a trailing dot. */
+export function originHost(origin: string): string {
+  return new URL(origin).hostname.toLowerCase().replace(/\.$/, '');
 }
 
 /** Production: every secret set, long enough, and no two alike (one leak must not open another lock). */

@@ -70,6 +70,9 @@ export const envSchema = z.object({
   /** Origin that serves generated-app previews; must differ from the app origin. HTTPS in production.
    * Default http://preview.localhost:$PORT. */
   SERVICE_PREVIEW_ORIGIN: z.url({ protocol: /^https?$/ }).default('http://preview.localhost:8484'),
+  /** Lifetime of a preview link (`POST /api/app/apps/:appId/preview-links`) in seconds: how long a
+   * leaked link keeps working. Rotating SERVICE_PREVIEW_SECRET ends every link at once. */
+  SERVICE_PREVIEW_LINK_TTL_S: int(3600, 60, 7 * 24 * 3600),
   /** Code-execution boundary for tools: bubblewrap (default, no daemon needed), container, or
    * none (development only; refused in production). */
   SERVICE_SANDBOX_DRIVER: z.enum(['bubblewrap', 'container', 'none']).default('bubblewrap'),

@@ -1,5 +1,6 @@
 import { checkConfig } from './config-checks.ts';
 import { checkDataDir } from './fs-checks.ts';
+import { checkPreviewSite } from './preview-checks.ts';
 import { checkLocalTarget } from './target-checks.ts';
 import type { Finding } from './types.ts';
 
@@ -10,7 +11,7 @@ export { healthy } from './types.ts';
 export async function runDoctor(env: NodeJS.ProcessEnv): Promise<Finding[]> {
   const { config, findings } = checkConfig(env);
   if (!config) return findings;
-  findings.push(...checkDataDir(config));
+  findings.push(...checkPreviewSite(config), ...checkDataDir(config));
   const { checkStore } = await import('./store-checks.ts');
   const [store, target] = await Promise.all([checkStore(config), checkLocalTarget(config)]);
   findings.push(...store, ...target);

@@ -1,5 +1,5 @@
 import type { RunDeps } from './deps.ts';
-import { loadRun, parse, runView, usageTotals, type ReadEvent, type ReadStep } from './read.ts';
+import { appsOf, loadRun, parse, runView, usageTotals, type ReadEvent, type ReadStep } from './read.ts';
 
 const str = JSON.stringify;
 
@@ -19,7 +19,7 @@ export async function readRunJson(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: 
   for (let i = 0; i < steps.length; i++) out += (i ? ',' : '') + stepJson(steps[i]!);
   out += '],"events":[';
   for (let i = 0; i < events.length; i++) out += (i ? ',' : '') + eventJson(events[i]!);
-  return `${out}],"usage":${str(usageTotals(steps))}}`;
+  return `${out}],"usage":${str(usageTotals(steps))},"apps":${str(await appsOf(deps, runId, events))}}`;
 }
 
 /** Stored JSON text as a value (null stays null). */

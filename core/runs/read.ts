@@ -1,4 +1,5 @@
 import { runnableVersion } from '../agents/access.ts';
+import { APP_EVENT, runApps, type RunApp } from '../apps/service.ts';
 import { notFound } from '../errors.ts';
 import type { Queryable } from '../store/types.ts';
 import type { RunDeps } from './deps.ts';
@@ -117,7 +118,15 @@ export async function readRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: stri
     })),
     events: e.map((x) => ({ seq: x.seq, kind: x.kind, data: parse(x.data), createdAt: x.created_at })),
     usage: usageTotals(s),
+    apps: await appsOf(deps, runId, e),
   };
+}
+
+/** The run's app versions (DESIGN.md `apps:[{appId, version, title, entry, files}]`). Looked up only
+ * when the events say the run made one: the event is written with the app's rows (apps/service.ts). */
+export async function appsOf(deps: Pick<RunDeps, 'db'>, runId: string, events: readonly ReadEvent[]): Promise<RunApp[]> {
+  if (!events.some((x) => x.kind === APP_EVENT)) return [];
+  return (await runApps(deps.db, runId)).map(({ workspaceId: _, ...a }) => a);
 }
 
 /** The caller's 25 most recent runs of the agent, newest first, with a usage summary each; 404 as

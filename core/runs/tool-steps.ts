@@ -56,7 +56,11 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
       let args: unknown;
       try {
         args = JSON.parse(call.function.arguments || '{}');
-        output = await def.execute(args, openToolConfig(deps.vault, version.agentId, tool.config), { signal, limits: deps.toolLimits });
+        output = await def.execute(args, openToolConfig(deps.vault, version.agentId, tool.config), {
+          signal,
+          limits: deps.toolLimits,
+          run: { runId: run.id, workspaceId: run.workspace_id, userId: run.user_id, claimToken: token, db: deps.db, clock: deps.clock },
+        });
       } catch (err) {
         if (signal.aborted) throw signal.reason instanceof RunFailure ? signal.reason : err;
         output = `error: ${(err as Error).message}`;

@@ -1,3 +1,4 @@
+import { mintPreviewLink, type PreviewLinkDeps } from '../apps/service.ts';
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
 import type { Clock } from '../clock.ts';
 import { conversationById } from '../conversations/service.ts';
@@ -10,7 +11,8 @@ import type { ShareKind } from './service.ts';
  * `GET /api/public/share/:token`: anyone holding the token reads one record, read-only.
  *
  * What an anonymous holder may learn is chosen field by field (an allowlist, so a field added to
- * the run read later does not leak here by default): the record's content, status and usage.
+ * the run read later does not leak here by default): the record's content, status and usage, and
+ * the run's apps with fresh preview links.
  * Never: user ids, emails, the run's claim token, approval ids, the conversation link, the agent's
  * instructions or tool configuration.
  *
@@ -23,6 +25,8 @@ export interface PublicShareDeps {
   db: Db;
   clock: Clock;
   tokenKey: Buffer;
+  /** Mints the fresh preview links of a shared run's apps. */
+  preview: PreviewLinkDeps;
 }
 
 export const shareNotFound = () => new AppError(404, 'not_found', 'Share link not found.', { uniformBody: true });
@@ -40,7 +44,7 @@ export async function openShare(deps: PublicShareDeps, token: string) {
 }
 
 async function runShare(deps: PublicShareDeps, runId: string) {
-  const owner = await deps.db.one<{ agent_id: string; user_id: string }>('SELECT agent_id, user_id FROM runs WHERE id = ?', [runId]);
+  const owner = await deps.db.one<{ agent_id: string; user_id: string; workspace_id: string }>('SELECT agent_id, user_id, workspace_id FROM runs WHERE id = ?', [runId]);
   if (!owner) return undefined;
   // readRun's owner check is satisfied by construction (the run's own agent and user): the share
   // link is the authorisation here. It also applies the 20-minute abandonment rule, as any read does.
@@ -75,6 +79,8 @@ async function runShare(deps: PublicShareDeps, runId: string) {
       finishedAt: s.finishedAt,
     })),
     usage: full.usage,
+    // Each app version with a link minted now: the share link is the authorisation to open them.
+    apps: full.apps.map((a) => ({ ...a, preview: mintPreviewLink(deps.preview, { ...a, workspaceId: owner.workspace_id }) })),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../config/load.ts';
+import { createAppTool } from './create-app.ts';
 import { httpRequestTool } from './http-request.ts';
 import type { ToolDefinition, ToolLimits } from './types.ts';
 
@@ -8,6 +9,7 @@ import type { ToolDefinition, ToolLimits } from './types.ts';
  */
 const BUILT_IN: ToolDefinition[] = [
   httpRequestTool,
+  createAppTool,
 ];
 
 export const toolRegistry: ReadonlyMap<string, ToolDefinition> = new Map(BUILT_IN.map((t) => [t.type, t]));

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../store/types.ts';
 
 /** Limits every tool execution runs under (from configuration). */
 export interface ToolLimits {
@@ -11,9 +13,22 @@ export interface ToolLimits {
   httpAllowedHosts: string[];
 }
 
+/** The run a tool call belongs to, for tools that write to the store (create_app). */
+export interface ToolRunContext {
+  runId: string;
+  workspaceId: string;
+  userId: string;
+  /** The executor's claim on the run: a tool's writes are fenced on it, like every run write. */
+  claimToken: string;
+  db: Db;
+  clock: Clock;
+}
+
 export interface ToolContext {
   signal: AbortSignal;
   limits: ToolLimits;
+  /** Set by the run executor; absent when a tool is called outside a run (tests, tools). */
+  run?: ToolRunContext;
 }
 
 /** A built-in tool: data for the model (name, description, JSON-schema parameters) plus code. */

@@ -29,8 +29,13 @@ test('short segments never come out longer than 4 characters plus the ellipsis',
   assert.equal(redactPath('/api/public/share/ab'), '/api/public/share/ab…');
 });
 
+test('preview tokens keep only their first 4 characters, and the file path after them is cut too', () => {
+  assert.equal(redactPath('/p/app_abcdefgh.1.ws_x.1700000000.mac/index.html'), '/p/app_…/inde…');
+  assert.equal(redactPath('/P//app_abcdefgh/a/b.js'), '/P//app_…/a…/b.js…');
+});
+
 test('other paths are untouched', () => {
-  for (const p of ['/api/health', '/api/public', '/api/public/share', '/api/app/shares/abcdefgh', '/api/v1/models', '/', '']) {
+  for (const p of ['/api/health', '/api/public', '/api/public/share', '/api/app/shares/abcdefgh', '/api/v1/models', '/', '', '/pp/abcdefgh', '/api/p/abcdefgh']) {
     assert.equal(redactPath(p), p);
   }
 });

@@ -1,7 +1,7 @@
 /**
  * Paths under /api/public/share/ and /api/public/webhooks/ carry bearer credentials in the path
- * itself (share tokens, webhook refs): anyone who can read the logs could replay them. The log keeps
- * the first 4 characters of each such segment, enough to correlate with the owner's token preview.
+ * itself (share tokens, webhook refs), as do preview links (/p/{token}/…): anyone who can read the
+ * logs could replay them. The log keeps the first 4 characters of each such segment.
  */
 
 // Fixed names that sit where a token might otherwise be; everything else there is treated as a
@@ -54,10 +54,10 @@ function redactDecoded(path: string): string | undefined {
     if (p !== '') seg.push(i);
   });
   const at = (k: number) => (seg[k] === undefined ? '' : (parts[seg[k]] ?? '').toLowerCase());
-  if (at(0) !== 'api' || at(1) !== 'public') return undefined;
-
   let first: number;
-  if (at(2) === 'share') first = 3;
+  if (at(0) === 'p') first = 1; // preview links, /p/{token}/… (daemon/preview/)
+  else if (at(0) !== 'api' || at(1) !== 'public') return undefined;
+  else if (at(2) === 'share') first = 3;
   else if (at(2) === 'webhooks') first = WEBHOOK_ROUTE_NAMES.has(at(3)) ? 4 : 3;
   else return undefined;
 

@@ -3,6 +3,7 @@ import type { Core } from '../../core/index.ts';
 import { activeWorkspace, requireSession } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 import { agentRoutes } from './agents.ts';
+import { appRoutes } from './apps.ts';
 import { conversationRoutes } from './conversations.ts';
 import { credentialRoutes } from './credentials.ts';
 import { invitationRoutes } from './invitations.ts';
@@ -28,5 +29,6 @@ export function appSurface(core: Core): Hono<AppEnv> {
   app.route('/', conversationRoutes(core));
   app.route('/', shareRoutes(core));
   app.route('/', workerRoutes(core));
+  app.route('/', appRoutes(core));
   return app;
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
+import { previewLinkDeps } from '../../core/apps/service.ts';
 import { openShare } from '../../core/shares/public-view.ts';
 import type { AppEnv } from '../types.ts';
 
@@ -10,7 +11,7 @@ import type { AppEnv } from '../types.ts';
  */
 export function publicShareRoutes(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey };
+  const deps = { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, preview: previewLinkDeps(core.config, core.secrets, core.clock) };
   app.use('*', async (c, next) => {
     await next();
     c.res.headers.set('cache-control', 'no-store');

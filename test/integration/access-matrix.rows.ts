@@ -49,6 +49,8 @@ export interface MatrixContext {
   memberAgent(published?: boolean): Promise<string>;
   memberConversation(): Promise<string>;
   memberShare(): Promise<{ id: string; token: string }>;
+  /** An app made in a run of the member (issue 16). */
+  memberApp(): Promise<string>;
   memberWorker(): Promise<{ id: string; token: string }>;
   agentWebhookToken(): Promise<string>;
   sharedAgent(): Promise<string>;
@@ -220,6 +222,12 @@ export function matrixRows(h: MatrixContext): Row[] {
       method: 'DELETE', route: '/api/app/shares/:id', surface: 'session',
       prepare: async () => ({ path: `/api/app/shares/${(await h.memberShare()).id}` }),
       expect: [401, 401, 404, 200, 404, 404, 403],
+    },
+    // Generated apps (issue 16): a preview link for whoever may read the run (its owner); others 404.
+    {
+      method: 'POST', route: '/api/app/apps/:appId/preview-links', surface: 'session',
+      prepare: async () => ({ path: `/api/app/apps/${await h.memberApp()}/preview-links` }),
+      expect: [401, 401, 404, 201, 404, 404, 403],
     },
     // Public: the path token is the only credential; activation takes none (docs/public-endpoints.md).
     {

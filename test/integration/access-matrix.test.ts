@@ -13,6 +13,9 @@ import { gatewayOf } from '../../core/gateway/runtime.ts';
 import { createAccount } from '../../core/provider-accounts/service.ts';
 import { createInvitation } from '../../core/invitations/service.ts';
 import { createConversation } from '../../core/runs/conversations.ts';
+import { appFromFiles } from '../../core/apps/service.ts';
+import { newId } from '../../core/ids.ts';
+import { insertRun } from '../../core/runs/repo.ts';
 import { createShare } from '../../core/shares/service.ts';
 import { issueAgentWebhookToken } from '../../core/workers/agent-token.ts';
 import { createWorker } from '../../core/workers/service.ts';
@@ -90,6 +93,15 @@ describe('access matrix (issue 3 routes × callers)', () => {
   const memberConversation = async () =>
     createConversation(fx.core.db, { workspaceId: W, userId: people.member.userId, agentId: await memberAgent(), title: 'matrix', nowIso: new Date(fx.core.clock.now()).toISOString() });
   const memberShare = async () => createShare(shareDeps(fx.core), people.member.userId, { kind: 'conversation', id: await memberConversation() });
+  // An app stored by a running run of the member (what create_app does), on their published agent.
+  const memberApp = async () => {
+    const now = new Date(fx.core.clock.now()).toISOString();
+    const runId = newId('run');
+    await insertRun(fx.core.db, { id: runId, agent_id: await memberAgent(true), agent_version: 1, workspace_id: W, user_id: people.member.userId, conversation_id: null, status: 'running', input_text: 'x', durable: 0, claim_token: 'matrix', created_at: now, started_at: now, running_since: now });
+    const r = await appFromFiles({ runId, workspaceId: W, userId: people.member.userId, claimToken: 'matrix', db: fx.core.db, clock: fx.core.clock }, { title: 'matrix', files: [{ path: 'index.html', content: 'x' }] });
+    assert.ok(r.ok);
+    return r.app.appId;
+  };
   // A Worker of the member on their published agent (issue 6), with its webhook ref; and a legacy
   // agent webhook token issued by the member.
   const member = () => ({ userId: people.member.userId, workspaceId: W, role: 'member' as const });
@@ -138,6 +150,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
     memberAgent,
     memberConversation,
     memberShare,
+    memberApp,
     memberWorker,
     agentWebhookToken,
     sharedAgent,

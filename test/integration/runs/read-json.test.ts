@@ -1,8 +1,8 @@
 // The run read answers readRunJson: readRun's document written from the stored JSON text without a
 // parse. These runs cover every kind of stored value (model input/output, tool input as the model
 // sent it — canonical, spaced, not JSON at all —, tool output text, a failed model step, an approval
-// wait, event data with nested values and unicode) and the two renderings must be the same bytes,
-// directly and through HTTP. On both stores.
+// wait, event data with nested values and unicode, generated apps) and the two renderings must be
+// the same bytes, directly and through HTTP. On both stores.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readRun } from '../../../core/runs/read.ts';
@@ -81,6 +81,20 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       assert.equal(waiting.body.status, 'waiting_input', waiting.text);
       const body = await same(gated, waiting.body.runId);
       assert.equal(body.steps.at(-1).status, 'waiting_approval');
+    });
+
+    test('a run with apps (two versions, unicode title and paths) lists them the same way', async () => {
+      const maker = await r.agent(r.g.people.member, { tools: [{ type: 'create_app' }] });
+      const args = (content: string) => JSON.stringify({ title: 'Wörld "app"', files: [{ path: 'index.html', content }, { path: 'ü/ß.js', content: '1' }] });
+      r.g.openai.once({ toolCalls: [{ id: 'a1', name: 'create_app', arguments: args('v1') }, { id: 'a2', name: 'create_app', arguments: args('v2!') }] });
+      r.g.openai.once({ text: 'made' });
+      const s = await r.start(token, maker);
+      assert.equal(s.body.status, 'completed', s.text);
+      const body = await same(maker, s.body.runId);
+      assert.deepEqual(body.apps.map((a: any) => [a.title, a.version, a.files.map((f: any) => [f.path, f.size])]), [
+        ['Wörld "app"', 1, [['index.html', 2], ['ü/ß.js', 1]]],
+        ['Wörld "app"', 2, [['index.html', 3], ['ü/ß.js', 1]]],
+      ]);
     });
   });
 }

@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { createPreviewLink, previewLinkDeps } from '../../core/apps/service.ts';
+import type { Core } from '../../core/index.ts';
+import { readJson } from '../middleware/json-body.ts';
+import type { AppEnv } from '../types.ts';
+
+const LinkBody = z.strictObject({ version: z.number().int().min(1).max(1_000_000_000).optional() });
+
+/**
+ * `POST /api/app/apps/:appId/preview-links` → 201 `{url, expiresAt}`: a capability link to the
+ * app (latest version, or `version`) on the preview origin, for whoever may read the app's run.
+ * The body is optional.
+ */
+export function appRoutes(core: Core): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const deps = { ...previewLinkDeps(core.config, core.secrets, core.clock), db: core.db };
+  app.post('/apps/:appId/preview-links', async (c) => {
+    const hasBody = c.req.header('transfer-encoding') !== undefined || (c.req.header('content-length') ?? '0') !== '0';
+    const body = hasBody ? await readJson(c, LinkBody) : {};
+    const caller = { userId: c.get('user').id, workspaceId: c.get('workspace').id };
+    return c.json(await createPreviewLink(deps, caller, c.req.param('appId'), body.version), 201);
+  });
+  return app;
+}
