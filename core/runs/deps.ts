@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
 import type { Logger } from '../log.ts';
 import type { ProviderEngine } from '../providers/types.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import type { ToolDefinition, ToolLimits } from '../tools/types.ts';
 import type { UsageRecorder } from '../usage/recorder.ts';
@@ -22,6 +23,8 @@ export interface RunDeps {
   resolve(version: AgentVersion, account?: TargetAccount | null): Promise<Resolved>;
   tool(type: string): ToolDefinition | undefined;
   toolLimits: ToolLimits;
+  /** Where run_code runs (SERVICE_SANDBOX_*). */
+  sandbox?: Sandbox;
   /** Signs approval decisions (derived from SERVICE_APPROVAL_SECRET). */
   approvalKey: Buffer;
   metrics: RunMetrics;

@@ -13,6 +13,23 @@ export function pendingCalls(model: StepRow, all: StepRow[]): { call: NonNullabl
   return (out.tool_calls ?? []).map((call) => ({ call, step: byCall.get(call.id) })).filter((p) => !p.step || p.step.status === 'waiting_approval');
 }
 
+/**
+ * A tool step found `started` without a result (its executor died mid-call) of a tool that says
+ * what to record then (run_code): completed with that note, not run again. Returns the completed
+ * row, or undefined when the tool has no such rule (the run then fails as ambiguous).
+ */
+export async function completeInterrupted(ctx: RunCtx, version: AgentVersion, step: StepRow): Promise<StepRow | undefined> {
+  const tool = version.tools.find((t) => t.name === step.name);
+  const note = tool && ctx.deps.tool(tool.type)?.interrupted?.();
+  if (note === undefined) return undefined;
+  const done = iso(ctx.deps.clock.now());
+  await ctx.deps.db.tx(async (q) => {
+    await updateStep(q, ctx.token, ctx.run.id, step.seq, 'started', { status: 'completed', output: note, finished_at: done });
+    await addEvent(q, ctx.run.id, 'step.completed', { seq: step.seq, kind: 'tool', tool: step.name, interrupted: true }, done);
+  });
+  return { ...step, status: 'completed', output: note, finished_at: done };
+}
+
 /** Runs pending tool calls in order; returns true when the run stopped to wait for an approval. */
 export async function runTools(ctx: RunCtx, version: AgentVersion, pending: ReturnType<typeof pendingCalls>, all: StepRow[], signal: AbortSignal): Promise<boolean> {
   const { deps, run, token } = ctx;
@@ -55,7 +72,7 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
       let args: unknown;
       try {
         args = JSON.parse(call.function.arguments || '{}');
-        output = await def.execute(args, tool.config, { signal, limits: deps.toolLimits });
+        output = await def.execute(args, tool.config, { signal, limits: deps.toolLimits, sandbox: deps.sandbox, log: deps.log });
       } catch (err) {
         if (signal.aborted) throw signal.reason instanceof RunFailure ? signal.reason : err;
         output = `error: ${(err as Error).message}`;

@@ -31,11 +31,16 @@ interface Ready {
   enforcement: Enforcement;
 }
 
-export function containerSandbox(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd: string): Sandbox {
+export interface ContainerOptions {
+  /** Finds a host program (tests: a missing or broken bwrap). */
+  findProgram?: (name: string) => string | undefined;
+}
+
+export function containerSandbox(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd: string, opts: ContainerOptions = {}): Sandbox {
   const live = new Set<{ kill(): void }>();
   const egress = new Set<EgressSession>();
   let ready: Promise<Ready> | undefined;
-  const init = () => (ready ??= prepare(runtime, limits, pythonCmd).catch((err: unknown) => {
+  const init = () => (ready ??= prepare(runtime, limits, pythonCmd, opts.findProgram ?? findProgram).catch((err: unknown) => {
     ready = undefined; // retried on the next call: the operator may fix it without a restart
     throw err;
   }));
@@ -98,10 +103,10 @@ export function containerSandbox(runtime: SandboxRuntime, limits: SandboxLimits,
   };
 }
 
-async function prepare(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd: string): Promise<Ready> {
-  const bwrap = findProgram('bwrap');
+async function prepare(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd: string, find: typeof findProgram): Promise<Ready> {
+  const bwrap = find('bwrap');
   if (!bwrap) throw new SandboxUnavailable('bubblewrap (bwrap) is not installed', INSTALL_BWRAP);
-  const prlimit = findProgram('prlimit');
+  const prlimit = find('prlimit');
   if (!prlimit) throw new SandboxUnavailable('prlimit is not installed', 'install util-linux (apt-get install util-linux)');
   let disableUserns = false;
   try {

@@ -1,6 +1,6 @@
 import type { Config } from '../config/load.ts';
 import type { Core } from '../index.ts';
-import { containerSandbox } from './container.ts';
+import { containerSandbox, type ContainerOptions } from './container.ts';
 import { noneSandbox } from './none.ts';
 import type { Sandbox, SandboxLimits } from './types.ts';
 
@@ -28,11 +28,11 @@ export function limitsFromConfig(c: SandboxConfig): SandboxLimits {
 }
 
 /** The configured driver. Nothing is probed until the first run (or enforcement()). */
-export function createSandbox(c: SandboxConfig): Sandbox {
+export function createSandbox(c: SandboxConfig, opts: ContainerOptions = {}): Sandbox {
   const limits = limitsFromConfig(c);
   return c.SERVICE_SANDBOX_DRIVER === 'none'
     ? noneSandbox(c.SERVICE_SANDBOX_RUNTIME, limits, c.SERVICE_SANDBOX_PYTHON)
-    : containerSandbox(c.SERVICE_SANDBOX_RUNTIME, limits, c.SERVICE_SANDBOX_PYTHON);
+    : containerSandbox(c.SERVICE_SANDBOX_RUNTIME, limits, c.SERVICE_SANDBOX_PYTHON, opts);
 }
 
 const sandboxes = new WeakMap<Core, Sandbox>();

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { Logger } from '../log.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 
 /** Limits every tool execution runs under (from configuration). */
 export interface ToolLimits {
@@ -14,6 +16,9 @@ export interface ToolLimits {
 export interface ToolContext {
   signal: AbortSignal;
   limits: ToolLimits;
+  /** Where run_code executes (absent: code execution is not available). */
+  sandbox?: Sandbox | undefined;
+  log?: Logger | undefined;
 }
 
 /** A built-in tool: data for the model (name, description, JSON-schema parameters) plus code. */
@@ -30,4 +35,10 @@ export interface ToolDefinition<C = Record<string, unknown>> {
    * failures of the tool itself (e.g. aborted).
    */
   execute(args: unknown, config: C, ctx: ToolContext): Promise<string>;
+  /**
+   * The result recorded for a call found started without a result (its executor died mid-call):
+   * the model is told, and the call is not repeated. Without it such a call fails the run
+   * (ambiguous_tool_call).
+   */
+  interrupted?(): string;
 }

@@ -106,6 +106,10 @@ function sandboxNode() {
   const vm = require('node:vm');
   const args = process.argv.slice(process.argv[2] === '__sandbox-node' ? 3 : 2);
   const mod = { exports: {} };
+  // The option that lets the runner import() the program is flagged experimental; its warning
+  // (emitted at the first import()) would land in the program's stderr. Only it is dropped.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (w, ...rest) => (String(w).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER') ? undefined : emitWarning.call(process, w, ...rest));
   const fn = vm.compileFunction(sea.getAsset(BUILD.runner, 'utf8'), ['require', 'module', 'exports'], {
     filename: BUILD.runner,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
