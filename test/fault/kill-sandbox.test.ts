@@ -76,7 +76,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
         return (await r.json()) as any;
       };
       let body: any;
-      await until(async () => ['completed', 'failed'].includes((body = await read()).run.status), 'the reclaimed run to finish', 60_000, 100);
+      await until(async () => {
+        assert.ok(seen.size <= 1, `the program was executed again (${seen.size} executions)`);
+        return ['completed', 'failed'].includes((body = await read()).run.status);
+      }, 'the reclaimed run to finish', 60_000, 100);
       assert.equal(body.run.status, 'completed', JSON.stringify(body.run));
       assert.equal(body.run.outputText, 'done');
       assert.equal(seen.size, 1, `the program ran ${seen.size} times`);
