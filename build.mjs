@@ -20,6 +20,8 @@ const out = join(root, 'dist', 'svc');
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const BUNDLE = 'svc.mjs';
 const ADDON = 'better_sqlite3.node';
+// run_code's in-sandbox runner, run by sea-entry.cjs without unpacking anything (core/sandbox/).
+const RUNNER = 'sandbox-runner.cjs';
 // Code splitting: each lazily imported subcommand becomes its own chunk, so `svc serve` never even
 // parses ink/react (≈0.5 MB). Measured against one file (SVC_SPLIT=0): `--version` 70 vs 120 ms,
 // serve idle RSS about 2 MB lower. All chunks are SEA assets written to the same cache directory.
@@ -172,7 +174,7 @@ function findAddon() {
 
 function makeBlob(bundleDir, bundleFiles, addonPath, hash) {
   const template = readFileSync(join(root, 'scripts/build/sea-entry.cjs'), 'utf8');
-  const build = { hash, entry: BUNDLE, files: bundleFiles, addon: ADDON };
+  const build = { hash, entry: BUNDLE, files: bundleFiles, addon: ADDON, runner: RUNNER };
   const entry = template.replace(/\/\*BUILD\*\/ \{[^}]*\}/, JSON.stringify(build));
   if (entry === template) throw new Error('sea-entry.cjs: BUILD placeholder not found');
   writeFileSync(join(work, 'sea-entry.cjs'), entry);
@@ -187,7 +189,7 @@ function makeBlob(bundleDir, bundleFiles, addonPath, hash) {
     // V8_FLAGS: see scripts/v8-flags.mjs.
     // --expose-gc-as: see sea-entry.cjs and collectStartupGarbage in cli/commands/serve.ts.
     execArgv: [...V8_FLAGS, '--expose-gc-as=__svc_gc'],
-    assets: Object.fromEntries([...bundleFiles.map((f) => [f, join(bundleDir, f)]), [ADDON, addonPath]]),
+    assets: Object.fromEntries([...bundleFiles.map((f) => [f, join(bundleDir, f)]), [ADDON, addonPath], [RUNNER, join(root, 'core/sandbox/node-runner.cjs')]]),
   };
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
   execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'pipe' });

@@ -102,6 +102,18 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts) => (await inviteCmd()).inviteRevoke(id, opts));
 
+  // run_code's node runtime inside the sandbox (core/sandbox/node-runner.cjs). The built binary
+  // takes this path in its SEA entry before loading anything; this is the same from source.
+  program
+    .command('__sandbox-node', { hidden: true })
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[args...]')
+    .action(async (args: string[]) => {
+      const { createRequire } = await import('node:module');
+      (createRequire(import.meta.url)('../core/sandbox/node-runner.cjs') as { main(a: string[]): void }).main(args);
+    });
+
   return program;
 }
 

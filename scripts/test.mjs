@@ -29,6 +29,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// The run_code sandbox needs bubblewrap: installed here when missing (root + apt-get), else a clear failure.
+if (spawnSync(join(root, 'scripts/ensure-bwrap.sh'), { stdio: 'inherit' }).status !== 0) process.exit(1);
+
 // End-to-end and fault tests run the built binary: build it when any input is newer than dist/svc.
 if (files.some((f) => f.startsWith('test/e2e/') || f.startsWith('test/fault/'))) {
   const build = spawnSync(process.execPath, [join(root, 'build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });

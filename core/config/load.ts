@@ -76,6 +76,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   if (e.SERVICE_SCHEDULER_LEADER_MODE === 'http' && !e.SERVICE_SCHEDULER_LEADER_URL) {
     problems.push('SERVICE_SCHEDULER_LEADER_URL: required when SERVICE_SCHEDULER_LEADER_MODE=http');
   }
+  if (e.SERVICE_SANDBOX_NETWORK === 'allowlist' && e.SERVICE_SANDBOX_ALLOWED_HOSTS.length === 0) {
+    problems.push('SERVICE_SANDBOX_ALLOWED_HOSTS: required when SERVICE_SANDBOX_NETWORK=allowlist (comma-separated hostnames)');
+  }
   if (new URL(e.SERVICE_APP_ORIGIN).origin === new URL(e.SERVICE_PREVIEW_ORIGIN).origin) {
     problems.push('SERVICE_PREVIEW_ORIGIN: must be a different origin from SERVICE_APP_ORIGIN (previews run untrusted code)');
   } else if (originHost(e.SERVICE_APP_ORIGIN) === originHost(e.SERVICE_PREVIEW_ORIGIN)) {

@@ -73,23 +73,36 @@ export const envSchema = z.object({
   /** Lifetime of a preview link (`POST /api/app/apps/:appId/preview-links`) in seconds: how long a
    * leaked link keeps working. Rotating SERVICE_PREVIEW_SECRET ends every link at once. */
   SERVICE_PREVIEW_LINK_TTL_S: int(3600, 60, 7 * 24 * 3600),
-  /** Code-execution boundary for tools: bubblewrap (default, no daemon needed), container, or
-   * none (development only; refused in production). */
-  SERVICE_SANDBOX_DRIVER: z.enum(['bubblewrap', 'container', 'none']).default('bubblewrap'),
-  /** Interpreter used by the run_code tool inside the sandbox. */
+  /** Code-execution boundary of the run_code tool: `container` (default; an unprivileged Linux
+   * container built with bubblewrap, see docs/sandbox.md) or `none` (runs code unconfined:
+   * development only, refused in production). `bubblewrap` is the earlier name of `container`. */
+  SERVICE_SANDBOX_DRIVER: z.enum(['container', 'bubblewrap', 'none']).default('container').transform((v) => (v === 'bubblewrap' ? 'container' : v)),
+  /** Language of the run_code tool: `node` (runs on the svc binary itself) or `python` (the host's python3). */
   SERVICE_SANDBOX_RUNTIME: z.enum(['node', 'python']).default('node'),
-  /** Wall-clock limit of one sandboxed execution, in milliseconds. */
+  /** The python3 the `python` runtime uses (a name on PATH or an absolute path); its real
+   * interpreter and installation prefix are bound read-only into the sandbox. */
+  SERVICE_SANDBOX_PYTHON: z.string().min(1).default('python3'),
+  /** Wall-clock limit of one run_code execution, in milliseconds; the whole process tree is killed. */
   SERVICE_SANDBOX_TIMEOUT_MS: int(10_000, 100, 600_000),
-  /** Memory limit of one sandboxed execution, in MiB. */
-  SERVICE_SANDBOX_MEMORY_MB: int(256, 16, 16_384),
-  /** CPU-time limit of one sandboxed execution, in seconds. */
+  /** Memory limit of one execution, in MiB (a cgroup limit where one can be made, else RLIMIT_DATA). */
+  SERVICE_SANDBOX_MEMORY_MB: int(256, 32, 16_384),
+  /** CPU-time limit of each process of an execution, in seconds (RLIMIT_CPU). */
   SERVICE_SANDBOX_CPU_SECONDS: int(10, 1, 3600),
-  /** Maximum number of processes inside one sandbox. */
-  SERVICE_SANDBOX_MAX_PROCESSES: int(32, 1, 4096),
-  /** Size of the sandbox's private temporary storage, in MiB. */
+  /** Tasks (processes and their threads: Node uses about ten) inside one execution. */
+  SERVICE_SANDBOX_MAX_PROCESSES: int(64, 8, 4096),
+  /** Size of each of the sandbox's two writable places, /tmp and /output, in MiB. */
   SERVICE_SANDBOX_TMP_MB: int(64, 1, 16_384),
-  /** Outbound network from the sandbox: none (default) or loopback only. */
-  SERVICE_SANDBOX_NETWORK: z.enum(['none', 'loopback']).default('none'),
+  /** Outbound network of the sandbox: `none` (default: only its own loopback) or `allowlist`
+   * (HTTP(S) through svc's egress proxy, to SERVICE_SANDBOX_ALLOWED_HOSTS only). `loopback` is the
+   * earlier name of `none`. */
+  SERVICE_SANDBOX_NETWORK: z.enum(['none', 'loopback', 'allowlist']).default('none').transform((v) => (v === 'loopback' ? 'none' : v)),
+  /** With SERVICE_SANDBOX_NETWORK=allowlist: comma-separated hostnames or `*.suffix` entries the
+   * sandbox may reach through the egress proxy (any port). The http_request address guard applies too. */
+  SERVICE_SANDBOX_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))
+    .pipe(z.array(z.string().regex(HOST_PATTERN_RE, 'each entry must be a hostname or *.suffix'))),
   /** http_request tool: wall-clock limit of one call, redirects included, in milliseconds. */
   SERVICE_TOOL_HTTP_TIMEOUT_MS: int(10_000, 100, 600_000),
   /** http_request tool: response bytes read before the body is cut off (the model sees a truncation note). */

@@ -12,8 +12,8 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<Finding[]> {
   const { config, findings } = checkConfig(env);
   if (!config) return findings;
   findings.push(...checkPreviewSite(config), ...checkDataDir(config));
-  const { checkStore } = await import('./store-checks.ts');
-  const [store, target] = await Promise.all([checkStore(config), checkLocalTarget(config)]);
-  findings.push(...store, ...target);
+  const [{ checkStore }, { checkSandbox }] = await Promise.all([import('./store-checks.ts'), import('./sandbox-checks.ts')]);
+  const [store, target, sandbox] = await Promise.all([checkStore(config), checkLocalTarget(config), checkSandbox(config)]);
+  findings.push(...store, ...target, ...sandbox);
   return findings;
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
 import type { Logger } from '../log.ts';
 import type { ProviderEngine } from '../providers/types.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import type { ToolDefinition, ToolLimits } from '../tools/types.ts';
 import type { UsageRecorder } from '../usage/recorder.ts';
@@ -25,6 +26,8 @@ export interface RunDeps {
   toolLimits: ToolLimits;
   /** Opens the sealed credential headers of a tool's config just before it runs (agents/tool-secrets.ts). */
   vault: Vault;
+  /** Where run_code runs (SERVICE_SANDBOX_*). */
+  sandbox?: Sandbox;
   /** Signs approval decisions (derived from SERVICE_APPROVAL_SECRET). */
   approvalKey: Buffer;
   metrics: RunMetrics;

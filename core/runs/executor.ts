@@ -7,7 +7,7 @@ import { buildMessages, chatTools, type AssistantOutput } from './messages.ts';
 import { addEvent, addEvents, getRun, steps as loadSteps } from './repo.ts';
 import { callModel, iso, ledgerModelStep, writeEnd, type EndFields, type EndStatus, type LedgeredCall, type RunCtx } from './steps.ts';
 import { ProviderRetry } from './provider-retry.ts';
-import { pendingCalls, runTools } from './tool-steps.ts';
+import { completeInterrupted, pendingCalls, runTools } from './tool-steps.ts';
 import { loadVersion } from './versions.ts';
 import { EXECUTION_LIMIT_MS, Fenced, RunFailure, type RunRow } from './types.ts';
 import { DEFAULT_MAX_STEPS } from '../agents/types.ts';
@@ -29,7 +29,8 @@ const ledgerDisabledForMutationTest = process.env.NODE_ENV === 'test' && process
  * Exactly-once rules: a model step is written `started` before the provider is called and
  * completed with its result after; a tool step likewise. A step found `started` without a result
  * (the previous executor died mid-call) is never repeated: the provider may have served and billed
- * it, or the tool may have had its side effect, so the run fails with a clear error instead.
+ * it, or the tool may have had its side effect, so the run fails with a clear error instead —
+ * except for tools that say what to record (run_code: the model is told it was interrupted).
  * Every write is fenced on the claim token, so an executor that lost the run stops.
  */
 export type ExecOutcome = 'completed' | 'failed' | 'timed_out' | 'cancelled' | 'waiting_input' | 'handed_back' | 'retry_later' | 'not_owned';
@@ -163,8 +164,13 @@ async function loop(ctx: RunCtx, signal: AbortSignal, deadline: number, timedOut
   // A fresh in-request run has no steps but the ledger row its start wrote: nothing to read back.
   let all = first ? [] : await loadSteps(deps.db, run.id);
 
-  for (const s of all) {
+  for (const [i, s] of all.entries()) {
     if (s.status !== 'started' || ledgerDisabledForMutationTest) continue;
+    const done = s.kind === 'tool' ? await completeInterrupted(ctx, version, s) : undefined;
+    if (done) {
+      all[i] = done;
+      continue;
+    }
     throw s.kind === 'model'
       ? new RunFailure('ambiguous_provider_call', `Model call ${s.seq} was sent but its result was never recorded (the executor stopped mid-call). It is not repeated, because the provider may already have served and charged it.`)
       : new RunFailure('ambiguous_tool_call', `Tool call ${s.seq} (${s.name}) started but its result was never recorded. It is not repeated, because it may already have had its effect.`);

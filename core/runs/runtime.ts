@@ -2,7 +2,8 @@ import { deriveKey } from '../auth/keys.ts';
 import { checkVersionTarget } from '../agents/target.ts';
 import { gatewayOf } from '../gateway/runtime.ts';
 import type { Core } from '../index.ts';
-import { getTool, toolLimitsFromConfig } from '../tools/registry.ts';
+import { sandboxOf } from '../sandbox/index.ts';
+import { toolLimitsFromConfig, toolLookup } from '../tools/registry.ts';
 import type { RunDeps } from './deps.ts';
 import { runMetrics } from './metrics.ts';
 import { RunStartLimiter } from './ratelimit.ts';
@@ -29,9 +30,10 @@ export function runsOf(core: Core, opts: { watchIntervalMs?: number } = {}): Run
     engine: rt.engine,
     usage: rt.usage,
     resolve: (v, account) => checkVersionTarget(rt, v, account),
-    tool: getTool,
+    tool: toolLookup(core.config),
     toolLimits: toolLimitsFromConfig(core.config),
     vault: rt.vault,
+    sandbox: sandboxOf(core),
     approvalKey: deriveKey(core.secrets.SERVICE_APPROVAL_SECRET, 'approval'),
     metrics,
     ...(opts.watchIntervalMs !== undefined ? { watchIntervalMs: opts.watchIntervalMs } : {}),

@@ -14,6 +14,23 @@ export function pendingCalls(model: StepRow, all: StepRow[]): { call: NonNullabl
   return (out.tool_calls ?? []).map((call) => ({ call, step: byCall.get(call.id) })).filter((p) => !p.step || p.step.status === 'waiting_approval');
 }
 
+/**
+ * A tool step found `started` without a result (its executor died mid-call) of a tool that says
+ * what to record then (run_code): completed with that note, not run again. Returns the completed
+ * row, or undefined when the tool has no such rule (the run then fails as ambiguous).
+ */
+export async function completeInterrupted(ctx: RunCtx, version: AgentVersion, step: StepRow): Promise<StepRow | undefined> {
+  const tool = version.tools.find((t) => t.name === step.name);
+  const note = tool && ctx.deps.tool(tool.type)?.interrupted?.();
+  if (note === undefined) return undefined;
+  const done = iso(ctx.deps.clock.now());
+  await ctx.deps.db.tx(async (q) => {
+    await updateStep(q, ctx.token, ctx.run.id, step.seq, 'started', { status: 'completed', output: note, finished_at: done });
+    await addEvent(q, ctx.run.id, 'step.completed', { seq: step.seq, kind: 'tool', tool: step.name, interrupted: true }, done);
+  });
+  return { ...step, status: 'completed', output: note, finished_at: done };
+}
+
 /** Runs pending tool calls in order; returns true when the run stopped to wait for an approval. */
 export async function runTools(ctx: RunCtx, version: AgentVersion, pending: ReturnType<typeof pendingCalls>, all: StepRow[], signal: AbortSignal): Promise<boolean> {
   const { deps, run, token } = ctx;
@@ -59,6 +76,8 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
         output = await def.execute(args, openToolConfig(deps.vault, version.agentId, tool.config), {
           signal,
           limits: deps.toolLimits,
+          sandbox: deps.sandbox,
+          log: deps.log,
           run: { runId: run.id, workspaceId: run.workspace_id, userId: run.user_id, claimToken: token, db: deps.db, clock: deps.clock },
         });
       } catch (err) {

@@ -1,6 +1,7 @@
 import type { Config } from '../config/load.ts';
 import { createAppTool } from './create-app.ts';
 import { httpRequestTool } from './http-request.ts';
+import { createRunCodeTool, runCodeTool } from './run-code.ts';
 import type { ToolDefinition, ToolLimits } from './types.ts';
 
 /**
@@ -10,12 +11,19 @@ import type { ToolDefinition, ToolLimits } from './types.ts';
 const BUILT_IN: ToolDefinition[] = [
   httpRequestTool,
   createAppTool,
+  runCodeTool,
 ];
 
 export const toolRegistry: ReadonlyMap<string, ToolDefinition> = new Map(BUILT_IN.map((t) => [t.type, t]));
 
 export function getTool(type: string): ToolDefinition | undefined {
   return toolRegistry.get(type);
+}
+
+/** getTool, with run_code described in the configured sandbox language. */
+export function toolLookup(config: Pick<Config, 'SERVICE_SANDBOX_RUNTIME'>): (type: string) => ToolDefinition | undefined {
+  const runCode = createRunCodeTool(config.SERVICE_SANDBOX_RUNTIME);
+  return (type) => (type === 'run_code' ? runCode : getTool(type));
 }
 
 /** The outbound limits every tool call runs under, from the SERVICE_TOOL_* variables. */

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/types.ts';
+import type { Logger } from '../log.ts';
+import type { Sandbox } from '../sandbox/types.ts';
 
 /** Limits every tool execution runs under (from configuration). */
 export interface ToolLimits {
@@ -29,6 +31,9 @@ export interface ToolContext {
   limits: ToolLimits;
   /** Set by the run executor; absent when a tool is called outside a run (tests, tools). */
   run?: ToolRunContext;
+  /** Where run_code executes (absent: code execution is not available). */
+  sandbox?: Sandbox | undefined;
+  log?: Logger | undefined;
 }
 
 /** A built-in tool: data for the model (name, description, JSON-schema parameters) plus code. */
@@ -45,4 +50,10 @@ export interface ToolDefinition<C = Record<string, unknown>> {
    * failures of the tool itself (e.g. aborted).
    */
   execute(args: unknown, config: C, ctx: ToolContext): Promise<string>;
+  /**
+   * The result recorded for a call found started without a result (its executor died mid-call):
+   * the model is told, and the call is not repeated. Without it such a call fails the run
+   * (ambiguous_tool_call).
+   */
+  interrupted?(): string;
 }

@@ -11,7 +11,7 @@ const path = require('node:path');
 const sea = require('node:sea');
 const { pathToFileURL } = require('node:url');
 
-const BUILD = /*BUILD*/ { hash: 'dev', entry: 'svc.mjs', files: ['svc.mjs'], addon: 'better_sqlite3.node' };
+const BUILD = /*BUILD*/ { hash: 'dev', entry: 'svc.mjs', files: ['svc.mjs'], addon: 'better_sqlite3.node', runner: 'sandbox-runner.cjs' };
 
 /** Candidate cache roots, best first; tmpdir last because it is shared with other users. */
 function cacheRoots() {
@@ -97,41 +97,70 @@ function fail(err) {
   process.exit(1);
 }
 
+/**
+ * run_code's node runtime (core/sandbox/node-runner.cjs, embedded as an asset): inside the sandbox
+ * nothing is unpacked and the program is not loaded, so a run starts as fast as a bare node.
+ * SVC_SANDBOX_NODE=1 is set only inside the sandbox, for children started with process.execPath.
+ */
+function sandboxNode() {
+  const vm = require('node:vm');
+  const args = process.argv.slice(process.argv[2] === '__sandbox-node' ? 3 : 2);
+  const mod = { exports: {} };
+  // The option that lets the runner import() the program is flagged experimental; its warning
+  // (emitted at the first import()) would land in the program's stderr. Only it is dropped.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (w, ...rest) => (String(w).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER') ? undefined : emitWarning.call(process, w, ...rest));
+  const fn = vm.compileFunction(sea.getAsset(BUILD.runner, 'utf8'), ['require', 'module', 'exports'], {
+    filename: BUILD.runner,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  fn(require, mod, mod.exports);
+  mod.exports.main(args);
+}
+
 let files;
-try {
-  files = prepare();
-} catch (err) {
-  fail(err);
+if (process.argv[2] === '__sandbox-node' || process.env.SVC_SANDBOX_NODE === '1') {
+  sandboxNode();
+} else {
+  try {
+    files = prepare();
+  } catch (err) {
+    fail(err);
+  }
+  start();
 }
 
-// Loaded on first use: `svc --help` or a PostgreSQL store never pays for dlopen. The store passes
-// this object to better-sqlite3 as `nativeBinding`.
-let addon;
-Object.defineProperty(globalThis, '__SVC_SQLITE_ADDON__', {
-  configurable: true,
-  get() {
-    if (addon === undefined) {
-      const mod = { exports: {} };
-      process.dlopen(mod, files.addon);
-      addon = mod.exports;
-    }
-    return addon;
-  },
-});
+function start() {
 
-// build.mjs starts the binary with --expose-gc-as=__svc_gc for one purpose: `svc serve` collects its
-// start-up garbage once it is up (cli/commands/serve.ts). V8 makes that global non-deletable, so it
-// is handed over under our own name and the global emptied: no other code sees or calls it.
-if (typeof globalThis.__svc_gc === 'function') {
-  Object.defineProperty(globalThis, '__SVC_GC__', { configurable: true, value: globalThis.__svc_gc });
-  globalThis.__svc_gc = undefined;
+  // Loaded on first use: `svc --help` or a PostgreSQL store never pays for dlopen. The store passes
+  // this object to better-sqlite3 as `nativeBinding`.
+  let addon;
+  Object.defineProperty(globalThis, '__SVC_SQLITE_ADDON__', {
+    configurable: true,
+    get() {
+      if (addon === undefined) {
+        const mod = { exports: {} };
+        process.dlopen(mod, files.addon);
+        addon = mod.exports;
+      }
+      return addon;
+    },
+  });
+
+  // build.mjs starts the binary with --expose-gc-as=__svc_gc for one purpose: `svc serve` collects its
+  // start-up garbage once it is up (cli/commands/serve.ts). V8 makes that global non-deletable, so it
+  // is handed over under our own name and the global emptied: no other code sees or calls it.
+  if (typeof globalThis.__svc_gc === 'function') {
+    Object.defineProperty(globalThis, '__SVC_GC__', { configurable: true, value: globalThis.__svc_gc });
+    globalThis.__svc_gc = undefined;
+  }
+
+  // V8 code cache for the bundle, kept beside it: later starts skip most parsing and compiling.
+  try {
+    require('node:module').enableCompileCache(path.join(files.dir, 'compile-cache'));
+  } catch {}
+
+  import(pathToFileURL(files.entry).href)
+    .then((m) => m.main(process.argv))
+    .catch(fail);
 }
-
-// V8 code cache for the bundle, kept beside it: later starts skip most parsing and compiling.
-try {
-  require('node:module').enableCompileCache(path.join(files.dir, 'compile-cache'));
-} catch {}
-
-import(pathToFileURL(files.entry).href)
-  .then((m) => m.main(process.argv))
-  .catch(fail);

@@ -121,7 +121,7 @@ export interface Api {
 }
 
 /** Owner sign-up, an openai-compatible account on the fake, a published agent, an access token. */
-export async function setUp(origin: string, fakeUrl: string): Promise<Api> {
+export async function setUp(origin: string, fakeUrl: string, agentOver: Record<string, unknown> = {}): Promise<Api> {
   const reg = await fetch(`${origin}/api/auth/register`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'fault@example.com', password: 'correct horse battery staple', name: 'Fault' }),
@@ -136,7 +136,7 @@ export async function setUp(origin: string, fakeUrl: string): Promise<Api> {
     return JSON.parse(text);
   };
   const account = await call('POST', '/api/app/provider-accounts', { provider: 'openai-compatible', name: 'Fake', slug: 'fake', baseUrl: fakeUrl, models: ['m'] }, 201);
-  const agent = await call('POST', '/api/app/agents', { name: 'Fault', instructions: 'Be brief.', providerAccountId: account.id, model: 'fake/m' }, 201);
+  const agent = await call('POST', '/api/app/agents', { name: 'Fault', instructions: 'Be brief.', providerAccountId: account.id, model: 'fake/m', ...agentOver }, 201);
   await call('POST', `/api/app/agents/${agent.id}/publish`, undefined, 201);
   const { token } = await call('POST', '/api/app/access-tokens', { name: 'fault' }, 201);
   return {

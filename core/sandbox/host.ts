@@ -1,0 +1,25 @@
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+
+/** Host programs the drivers use, found on PATH (plus the usual system directories). */
+export function findProgram(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin'];
+  for (const d of dirs) {
+    if (!d) continue;
+    const p = join(d, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The rlimits every execution gets (prlimit syntax): CPU seconds (SIGXCPU, then SIGKILL a second
+ * later), no core files (a core_pattern pipe would run a host program), and the fallbacks. */
+export function rlimitArgs(o: { cpuSeconds: number; dataBytes?: number | undefined; nproc?: number | undefined }): string[] {
+  const out = [`--cpu=${o.cpuSeconds}:${o.cpuSeconds + 1}`, '--core=0'];
+  if (o.dataBytes !== undefined) out.push(`--data=${o.dataBytes}`);
+  if (o.nproc !== undefined) out.push(`--nproc=${o.nproc}`);
+  return out;
+}

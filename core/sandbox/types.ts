@@ -1,0 +1,82 @@
+/** The run_code sandbox: what a driver is asked to do and what it answers. See docs/sandbox.md. */
+
+export type SandboxRuntime = 'node' | 'python';
+export type DriverName = 'container' | 'none';
+
+/** What stopped a program (or, for `network`, what it ran into); null when it ended on its own. */
+export type LimitName = 'time' | 'cpu' | 'memory' | 'processes' | 'storage' | 'network';
+
+export interface SandboxLimits {
+  timeoutMs: number;
+  cpuSeconds: number;
+  memoryMb: number;
+  maxProcesses: number;
+  /** Size of /tmp and of /output (each), MiB. */
+  tmpMb: number;
+  network: 'none' | 'allowlist';
+  /** Hosts the egress proxy admits (allowlist mode). */
+  allowedHosts: string[];
+  /** The http_request guard's switch: also admit loopback/private addresses (SERVICE_TOOL_HTTP_ALLOW_PRIVATE). */
+  allowPrivate: boolean;
+}
+
+export interface RunRequest {
+  code: string;
+  stdin?: string | undefined;
+  /** Aborting kills the whole process tree; run() then rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A file the program left in /output (at most 200 files, 5 MiB in all). */
+export interface OutputFile {
+  /** Relative to /output, `/`-separated. */
+  path: string;
+  content: Buffer;
+}
+
+export interface RunResult {
+  /** The program's exit status; 128 + N when a signal N ended it (shell convention). */
+  exitCode: number;
+  /** At most 64 KiB each, with a marker where cut; a note naming the limit ends stderr. */
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  limit: LimitName | null;
+  /** Internal: not shown to the model (create_app turns them into an app). */
+  files: OutputFile[];
+  /** More files (or bytes) were in /output than were collected. */
+  filesTruncated: boolean;
+}
+
+/** How each limit is enforced on this host (doctor reports it; docs/sandbox.md explains it). */
+export interface Enforcement {
+  memory: 'cgroup v2' | 'cgroup v1' | 'RLIMIT_DATA' | 'not enforced';
+  processes: 'cgroup v2' | 'cgroup v1' | 'RLIMIT_NPROC' | 'not enforced';
+  cpu: 'RLIMIT_CPU' | 'not enforced';
+  storage: 'tmpfs' | 'not enforced';
+  network: 'loopback only' | 'egress proxy (allowlist)' | 'not enforced';
+  /** Why a cgroup could not be used, when it could not. */
+  cgroupNote?: string;
+}
+
+export interface Sandbox {
+  readonly driver: DriverName;
+  readonly runtime: SandboxRuntime;
+  readonly limits: SandboxLimits;
+  /** Runs one program. Throws SandboxUnavailable when the sandbox itself cannot start. */
+  run(req: RunRequest): Promise<RunResult>;
+  /** How the limits are enforced here (detects on first call). */
+  enforcement(): Promise<Enforcement>;
+  /** Kills every execution still running and releases the egress proxy. */
+  close(): Promise<void>;
+}
+
+/** The sandbox could not be set up (bubblewrap missing, user namespaces off, runtime not found…). */
+export class SandboxUnavailable extends Error {
+  readonly fix: string | undefined;
+  constructor(message: string, fix?: string) {
+    super(message);
+    this.name = 'SandboxUnavailable';
+    this.fix = fix;
+  }
+}
