@@ -1,13 +1,17 @@
 import * as z from 'zod';
-import { SandboxUnavailable, type RunResult } from '../sandbox/types.ts';
-import type { ToolDefinition } from './types.ts';
+import { appFromFiles } from '../apps/service.ts';
+import { DEFAULT_ENTRY } from '../apps/validate.ts';
+import { SandboxUnavailable, type OutputFile, type RunResult } from '../sandbox/types.ts';
+import type { ToolDefinition, ToolRunContext } from './types.ts';
 
 /**
  * Built-in `run_code`: runs the model's program in the sandbox (core/sandbox, docs/sandbox.md) in
  * the configured language and hands back `{exitCode, stdout, stderr, durationMs, limit}` as JSON.
  * A program that breaks a limit is an ordinary result naming the limit; only an abort of the run
- * throws. The files it leaves in /output are on the sandbox's result (for create_app).
+ * throws. Files it leaves in /output become an app version on the run, as create_app's do.
  */
+
+export const OUTPUT_APP_TITLE = 'run_code output';
 
 const MAX_CODE = 256 * 1024;
 const MAX_STDIN = 1024 * 1024;
@@ -25,9 +29,18 @@ const LANGUAGE = {
   python: { name: 'Python 3 (standard library only)', example: 'print(sum(range(10)))' },
 } as const;
 
-/** What the model reads. */
-export function modelView(r: Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | 'durationMs' | 'limit'>): string {
-  return JSON.stringify({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs, limit: r.limit });
+/** What the model reads (plus, when /output held files, the app they became or why not). */
+export function modelView(r: Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | 'durationMs' | 'limit'>, app?: object): string {
+  return JSON.stringify({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs, limit: r.limit, ...(app ? { app } : {}) });
+}
+
+/** /output's files as an app version: entry index.html, else the first HTML file, else the first file. */
+async function outputApp(run: ToolRunContext | undefined, files: readonly OutputFile[], truncated: boolean): Promise<object | undefined> {
+  if (!run || files.length === 0) return undefined;
+  if (truncated) return { problem: '/output held more than 200 files or 5 MiB; no app was made' };
+  const entry = files.find((f) => f.path === DEFAULT_ENTRY)?.path ?? files.find((f) => /\.html?$/i.test(f.path))?.path ?? files[0]!.path;
+  const r = await appFromFiles(run, { title: OUTPUT_APP_TITLE, entry, files: files.map((f) => ({ path: f.path, content: f.content })) });
+  return r.ok ? { appId: r.app.appId, version: r.app.version, entry } : { problem: r.problem };
 }
 
 export function createRunCodeTool(runtime: 'node' | 'python'): ToolDefinition {
@@ -60,7 +73,8 @@ export function createRunCodeTool(runtime: 'node' | 'python'): ToolDefinition {
       if (!parsed.success) return `error: invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`;
       if (!ctx.sandbox) return 'error: code execution is not available on this server';
       try {
-        return modelView(await ctx.sandbox.run({ code: parsed.data.code, stdin: parsed.data.stdin, signal: ctx.signal }));
+        const result = await ctx.sandbox.run({ code: parsed.data.code, stdin: parsed.data.stdin, signal: ctx.signal });
+        return modelView(result, await outputApp(ctx.run, result.files, result.filesTruncated));
       } catch (err) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
         if (err instanceof SandboxUnavailable) {
