@@ -64,7 +64,7 @@ describe('svc serve end to end (built binary, SQLite)', () => {
     fake.script({ text: 'hello from upstream', usage: { input: 7, output: 3 } });
     const chat = await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(chat.choices[0]!.message.content, 'hello from upstream');
-    const stream = await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
     let total = 0;
     for await (const c of stream) {

@@ -156,8 +156,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
         assert.ok(++n < 40, 'bounded');
       }
       const r = await read(gated, id);
-      assert.equal(r.run.status, 'failed', JSON.stringify(r.run));
-      assert.equal(r.run.errorCode, 'model_call_failed');
+      // Which end comes first depends on where the test's 76 s clock jumps land: the retry that
+      // would pass the limit fails the run, or a claim that is already past it times it out.
+      const ends: Record<string, string> = { failed: 'model_call_failed', timed_out: 'execution_time_limit' };
+      assert.ok(r.run.status in ends, JSON.stringify(r.run));
+      assert.equal(r.run.errorCode, ends[r.run.status]);
       const events = r.events.filter((x: { kind: string }) => x.kind === 'step.retrying');
       assert.ok(events.length >= 5, `${events.length} retries`);
       const claimed = Date.parse(r.events.find((x: { kind: string }) => x.kind === 'run.claimed').createdAt);
