@@ -101,7 +101,8 @@ export async function createAccount(deps: ProviderAccountDeps, workspaceId: stri
   }
   const provider = input.provider as ProviderId;
   const d = providerDefaults(provider);
-  const slug = input.slug ?? provider;
+  const candidates = input.slug !== undefined ? [input.slug] : derivedSlugs(input.name, provider);
+  const slug = candidates[0]!;
   if (!SLUG.test(slug) || slug === 'local' || slug === 'service') {
     throw badRequest('invalid_slug', 'slug must be 1–40 lower-case letters, digits or dashes, and not "local" or "service".', 'slug');
   }
@@ -110,30 +111,41 @@ export async function createAccount(deps: ProviderAccountDeps, workspaceId: stri
   const baseUrl = input.baseUrl ? await checkBaseUrl(deps, input.baseUrl) : null;
   const id = newId('pa');
   const now = iso(deps.clock.now());
-  try {
-    await deps.db.run(
-      `INSERT INTO provider_accounts (id, workspace_id, provider, name, slug, base_url, api_key_enc, key_last4, models, enabled, created_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-      [
-        id,
-        workspaceId,
-        provider,
-        input.name,
-        slug,
-        baseUrl,
-        input.apiKey ? deps.vault.seal(input.apiKey, id) : null,
-        input.apiKey ? input.apiKey.slice(-4) : null,
-        input.models ? JSON.stringify(input.models) : null,
-        userId,
-        now,
-        now,
-      ],
-    );
-  } catch (err) {
-    if (err instanceof UniqueViolation) throw conflict('slug_taken', `Another provider account in this workspace already uses the slug "${slug}"; pass a different slug.`);
-    throw err;
+  // A slug derived from the name takes the next free suffix; an explicit one is taken or refused.
+  for (const [i, slug] of candidates.entries()) {
+    try {
+      await deps.db.run(
+        `INSERT INTO provider_accounts (id, workspace_id, provider, name, slug, base_url, api_key_enc, key_last4, models, enabled, created_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+        [
+          id,
+          workspaceId,
+          provider,
+          input.name,
+          slug,
+          baseUrl,
+          input.apiKey ? deps.vault.seal(input.apiKey, id) : null,
+          input.apiKey ? input.apiKey.slice(-4) : null,
+          input.models ? JSON.stringify(input.models) : null,
+          userId,
+          now,
+          now,
+        ],
+      );
+      break;
+    } catch (err) {
+      if (!(err instanceof UniqueViolation)) throw err;
+      if (i === candidates.length - 1) throw conflict('slug_taken', `Another provider account in this workspace already uses the slug "${slug}"; pass a different slug.`);
+    }
   }
   return (await getAccount(deps, workspaceId, id))!;
+}
+
+/** `Home Ollama` → home-ollama, home-ollama-2 … home-ollama-9; the provider's id when the name has no usable letters. */
+export function derivedSlugs(name: string, provider: string): string[] {
+  let base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 37).replace(/-+$/, '');
+  if (!SLUG.test(base) || base === 'local' || base === 'service') base = provider;
+  return [base, ...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`)];
 }
 
 async function getRow(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<AccountRow | undefined> {

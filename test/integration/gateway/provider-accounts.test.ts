@@ -132,6 +132,20 @@ describe('provider accounts over HTTP', () => {
     }
   });
 
+  test('without a slug, it is derived from the name and made unique in the workspace', async () => {
+    const post = async (name: string) => {
+      const r = await as(g.people.admin, '/api/app/provider-accounts', json('POST', { provider: 'openai-compatible', name, baseUrl: g.openai.url, models: ['gpt-test'] }));
+      assert.equal(r.status, 201, await r.clone().text());
+      return (await r.json()) as Account & { slug: string };
+    };
+    const a = await post('Home Ollama');
+    const b = await post('Home Ollama');
+    const c = await post('LM Stüdio!');
+    assert.deepEqual([a.slug, b.slug, c.slug], ['home-ollama', 'home-ollama-2', 'lm-studio']);
+    assert.ok((await modelIds()).includes('home-ollama-2/gpt-test'));
+    for (const x of [a, b, c]) await as(g.people.admin, `/api/app/provider-accounts/${x.id}`, { method: 'DELETE' });
+  });
+
   test('disabling an account removes its models from /api/v1/models at once; enabling brings them back; deleting ends them', async () => {
     const r = await as(g.people.owner, '/api/app/provider-accounts', json('POST', { provider: 'openai-compatible', name: 'Second', slug: 'second', baseUrl: g.openai.url, models: ['gpt-test'] }));
     const { id } = (await r.json()) as Account;
