@@ -101,7 +101,11 @@ export class Catalogue {
         // ours and may say more than a member should read.
         entry.error = err instanceof UpstreamError ? err.message : 'the model list could not be read';
         entry.until = this.#clock.now() + this.#failTtlMs;
-        this.#log.warn('model catalogue unavailable', { accountId: target.accountId, provider: target.provider, error: entry.error });
+        this.#log.warn('model catalogue unavailable', {
+          accountId: target.accountId, provider: target.provider, error: entry.error,
+          // The operator's own URL is worth naming in the log; a workspace account's is not.
+          ...(target.provider === 'local' ? { baseUrl: target.baseUrl, variable: 'LOCAL_LLM_BASE_URL' } : {}),
+        });
       })
       .finally(() => (entry.loading = undefined));
     await entry.loading;
@@ -151,6 +155,11 @@ export class Catalogue {
     return (await this.#view(workspaceId)).ids;
   }
 
+  /** Slugs of the accounts whose model list could not be read, so their models are missing. */
+  async unavailable(workspaceId: string): Promise<string[]> {
+    return [...(await this.#view(workspaceId)).errors.keys()];
+  }
+
   async resolve(workspaceId: string, modelId: string): Promise<Resolved> {
     const v = await this.#view(workspaceId);
     const model = v.models.get(modelId);
@@ -158,7 +167,10 @@ export class Catalogue {
     const slug = modelId.includes('/') ? modelId.slice(0, modelId.indexOf('/')) : undefined;
     const error = slug ? v.errors.get(slug) : undefined;
     if (error) {
-      throw new AppError(502, 'catalogue_unavailable', `The model list of provider account '${slug}' could not be fetched (${error}), so '${modelId}' cannot be verified. Retry shortly.`, {
+      // The local target is the operator's configuration: name the variable that points at it.
+      const what = slug === 'local' ? 'the local model target (LOCAL_LLM_BASE_URL)' : `provider account '${slug}'`;
+      const fix = slug === 'local' ? ' An operator should check that LOCAL_LLM_BASE_URL is the server\'s OpenAI-compatible base (usually ending in /v1) and that the server runs (svc doctor checks it).' : ' Retry shortly.';
+      throw new AppError(502, 'catalogue_unavailable', `The model list of ${what} could not be fetched (${error}), so '${modelId}' cannot be verified.${fix}`, {
         field: 'model',
         type: 'server_error',
         headers: { 'retry-after': String(Math.ceil(this.#failTtlMs / 1000)) },

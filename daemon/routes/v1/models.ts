@@ -17,7 +17,11 @@ export function modelRoutes(rt: GatewayRuntime): Hono<AppEnv> {
   app.get('/models', async (c) => {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));
-    return c.json({ object: 'list', data: await list(p.workspaceId!) });
+    const data = await list(p.workspaceId!);
+    // Accounts whose server did not answer are missing from the list: say which, instead of silence.
+    const missing = await rt.catalogue.unavailable(p.workspaceId!);
+    if (missing.length > 0) c.header('x-svc-unavailable-providers', missing.join(','));
+    return c.json({ object: 'list', data });
   });
 
   // Model ids contain a slash (`openai/gpt-4.1-mini`), so the id is the rest of the path.
