@@ -12,6 +12,7 @@ import { readMigrations } from './scripts/build/migrations.mjs';
 import { newestInput } from './scripts/build/inputs.mjs';
 import { requireBuiltins } from './scripts/build/builtins.mjs';
 import { V8_FLAGS } from './scripts/v8-flags.mjs';
+import { buildWebAssets } from './daemon/web/asset-build.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -67,6 +68,8 @@ function isStale() {
 async function bundle(outdir) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const migrations = await readMigrations(root);
+  // The workbench's stylesheet and script, built once here and carried inside the binary (no CDN).
+  const webAssets = await buildWebAssets();
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     // A virtual entry re-exports main() and inlines the migrations once (a banner would repeat them
@@ -76,6 +79,7 @@ async function bundle(outdir) {
       contents: [
         `export { main } from ${JSON.stringify(join(root, 'cli/main.ts'))};`,
         `globalThis.__SVC_MIGRATIONS__ = ${JSON.stringify(migrations)};`,
+        `globalThis.__SVC_WEB_ASSETS__ = ${JSON.stringify(webAssets)};`,
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'svc-entry.js',

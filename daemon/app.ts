@@ -13,11 +13,11 @@ import { activationRoutes } from './routes/activation.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { appSurface } from './routes/app-surface.ts';
 import { authRoutes } from './routes/auth.ts';
-import { pageRoutes } from './routes/pages.ts';
 import { publicShareRoutes } from './routes/public-share.ts';
 import { publicWebhookRoutes } from './routes/public-webhooks.ts';
 import { gatewayRoutes } from './routes/v1/index.ts';
 import { runRoutes } from './routes/runs.ts';
+import { workbenchRoutes } from './web/index.ts';
 import { gatewayOf, type GatewayOptions } from '../core/gateway/runtime.ts';
 import { chatFastPath, setFastPath } from './fast-chat.ts';
 import { firstOf, healthFastPath, readinessFastPath } from './fast-health.ts';
@@ -59,7 +59,7 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
   app.route('/api/activation', activationRoutes(core));
   app.route('/api/v1', gatewayRoutes(core, opts.gateway));
   app.route('/api/agents', runRoutes(core));
-  app.route('/', pageRoutes(core));
+  app.route('/', workbenchRoutes(core));
   opts.routes?.(app, core);
 
   app.onError(errorHandler(core.log));

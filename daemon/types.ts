@@ -12,6 +12,8 @@ export interface AppEnv {
     user: User;
     /** The raw session token from the cookie (logout, CSRF). */
     sessionToken: string;
+    /** The workspace the session was switched to (null: the user's own). */
+    sessionWorkspaceId: string | null;
     /** The workspace the request acts in, with the caller's role there. */
     workspace: WorkspaceRef;
     /** The verified bearer credential (run API, gateway, admin tokens). */

@@ -153,3 +153,30 @@ export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: str
     };
   });
 }
+
+/** A row of the workbench's run list: the run and its agent's name. */
+export type RunListRow = RunRow & { agent_name: string };
+
+/**
+ * The caller's runs in one workspace, newest first, `limit` at a time. `before` is the cursor of the
+ * previous page's last row (`<created_at>~<id>`), so a page costs one index range whatever its depth.
+ */
+export async function listRunsPage(
+  q: Queryable,
+  f: { userId: string; workspaceId: string; limit: number; before?: string | undefined; agentId?: string | undefined },
+): Promise<{ rows: RunListRow[]; next: string | undefined }> {
+  const where = ['r.workspace_id = ?', 'r.user_id = ?'];
+  const params: (string | number)[] = [f.workspaceId, f.userId];
+  if (f.agentId) where.push('r.agent_id = ?'), params.push(f.agentId);
+  const cursor = f.before ? /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)~([a-z]+_[0-9a-z]+)$/.exec(f.before) : null;
+  if (cursor) where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))'), params.push(cursor[1]!, cursor[1]!, cursor[2]!);
+  const rows = await q.all<RunListRow>(
+    `SELECT r.*, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
+      WHERE ${where.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
+    [...params, f.limit + 1],
+  );
+  const more = rows.length > f.limit;
+  if (more) rows.pop();
+  const last = rows.at(-1);
+  return { rows, next: more && last ? `${last.created_at}~${last.id}` : undefined };
+}

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { csrfValid, sessionUser } from '../../core/accounts/sessions.ts';
+import { csrfValid, sessionOf } from '../../core/accounts/sessions.ts';
 import { atLeast, type Role } from '../../core/accounts/roles.ts';
 import { membership, workspacesOf } from '../../core/accounts/workspaces.ts';
 import type { AccountsDeps } from '../../core/accounts/types.ts';
@@ -45,8 +45,8 @@ export function requireSession(core: Core): MiddlewareHandler<AppEnv> {
   const deps = accountsDeps(core);
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
-    const user = await sessionUser(deps, token);
-    if (!user || !token) {
+    const session = await sessionOf(deps, token);
+    if (!session || !token) {
       core.metrics.authFailures.inc({ surface: 'session', reason: token ? 'invalid' : 'missing' });
       throw unauthorized('Sign in first: this route needs a session cookie.');
     }
@@ -54,13 +54,17 @@ export function requireSession(core: Core): MiddlewareHandler<AppEnv> {
       core.metrics.authFailures.inc({ surface: 'session', reason: 'csrf' });
       throw forbidden('Missing or wrong x-csrf-token header: send the value of the service_csrf cookie.', 'csrf_failed');
     }
-    c.set('user', user);
+    c.set('user', session.user);
     c.set('sessionToken', token);
+    c.set('sessionWorkspaceId', session.activeWorkspaceId);
     await next();
   };
 }
 
-/** The workspace a session request acts in: `x-workspace-id`, else the user's own. */
+/**
+ * The workspace a session request acts in: `x-workspace-id`, else the one the session was switched
+ * to (while the user is still a member there), else the user's own.
+ */
 export function activeWorkspace(core: Core): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const user = c.get('user');
@@ -68,8 +72,12 @@ export function activeWorkspace(core: Core): MiddlewareHandler<AppEnv> {
     let ws;
     if (wanted) ws = await membership(core.db, wanted, user.id);
     else {
-      const all = await workspacesOf(core.db, user.id);
-      ws = all.find((w) => w.own) ?? all[0];
+      const remembered = c.get('sessionWorkspaceId');
+      if (remembered) ws = await membership(core.db, remembered, user.id);
+      if (!ws) {
+        const all = await workspacesOf(core.db, user.id);
+        ws = all.find((w) => w.own) ?? all[0];
+      }
     }
     if (!ws) throw forbidden(wanted ? 'You are not a member of that workspace.' : 'You belong to no workspace.', 'not_a_member');
     c.set('workspace', ws);

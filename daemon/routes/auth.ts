@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { isEmail, normalizeEmail } from '../../core/accounts/email.ts';
 import { login } from '../../core/accounts/login.ts';
 import { register } from '../../core/accounts/register.ts';
-import { createSession, endSession, sessionUser } from '../../core/accounts/sessions.ts';
+import { createSession, endSession, sessionOf } from '../../core/accounts/sessions.ts';
 import type { AccountView } from '../../core/accounts/types.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
 import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
@@ -13,6 +13,7 @@ import type { Core } from '../../core/index.ts';
 import { readJson } from '../middleware/json-body.ts';
 import { accountsDeps, clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
+import { accountRoutes, invitingWorkspace } from './account.ts';
 
 // Control characters in a display name would corrupt logs, emails and the pages that show it.
 const noControlChars = (s: string) => !/[\p{Cc}\u2028\u2029]/u.test(s);
@@ -38,10 +39,10 @@ export function authRoutes(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   /** Signs the new or returning user in; a session the browser already held is ended first. */
-  async function signIn(c: Context<AppEnv>, userId: string): Promise<void> {
+  async function signIn(c: Context<AppEnv>, userId: string, activeWorkspaceId?: string): Promise<void> {
     const previous = getCookie(c, SESSION_COOKIE);
     if (previous) await endSession(deps, previous);
-    setSessionCookies(c, core, await createSession(deps, userId));
+    setSessionCookies(c, core, await createSession(deps, userId, activeWorkspaceId));
   }
 
   app.post('/register', async (c) => {
@@ -55,7 +56,8 @@ export function authRoutes(core: Core): Hono<AppEnv> {
       invitationToken: body.invitationToken,
       clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY),
     });
-    await signIn(c, account.user.id);
+    // After a sign-up by invitation the session acts in the inviting workspace (DESIGN.md).
+    await signIn(c, account.user.id, body.invitationToken ? await invitingWorkspace(core, account.user.id) : undefined);
     return c.json(view(account), 201);
   });
 
@@ -82,11 +84,14 @@ export function authRoutes(core: Core): Hono<AppEnv> {
 
   app.get('/session', async (c) => {
     c.header('cache-control', 'no-store');
-    const user = await sessionUser(deps, getCookie(c, SESSION_COOKIE));
-    if (!user) throw unauthorized('Not signed in.');
-    const workspaces = await workspacesOf(core.db, user.id);
-    return c.json({ user, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role })) });
+    const session = await sessionOf(deps, getCookie(c, SESSION_COOKIE));
+    if (!session) throw unauthorized('Not signed in.');
+    const workspaces = await workspacesOf(core.db, session.user.id);
+    const active = workspaces.find((w) => w.id === session.activeWorkspaceId) ?? workspaces.find((w) => w.own) ?? workspaces[0];
+    return c.json({ user: session.user, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role })), activeWorkspaceId: active?.id ?? null });
   });
+
+  app.route('/', accountRoutes(core));
 
   return app;
 }

@@ -4,6 +4,7 @@ import { gatewayOf } from '../../core/gateway/runtime.ts';
 import type { Core } from '../../core/index.ts';
 import { notFound } from '../../core/errors.ts';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../core/provider-accounts/service.ts';
+import { testConnection } from '../../core/provider-accounts/test-connection.ts';
 import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
@@ -54,6 +55,13 @@ export function providerAccountRoutes(core: Core): Hono<AppEnv> {
     const a = await updateAccount(rt().accounts, ws, c.req.param('id'), body);
     rt().catalogue.invalidate(ws, a.id);
     return c.json(a);
+  });
+
+  // Lists the account's models, or names why it could not (a failure is still a 200 with ok: false).
+  app.post('/provider-accounts/:id/test', requireRole('admin'), async (c) => {
+    const r = await testConnection({ ...rt().accounts, engine: rt().engine, clock: core.clock }, c.get('workspace').id, c.req.param('id'));
+    if (r.ok) rt().catalogue.invalidate(c.get('workspace').id, r.accountId);
+    return c.json(r);
   });
 
   app.delete('/provider-accounts/:id', requireRole('admin'), async (c) => {

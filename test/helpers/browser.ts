@@ -2,13 +2,82 @@
 // tarball (works offline, no apt), driven by playwright-core. One browser per test file.
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await chromium.executablePath();
   // The flags keep Chromium from calling out to Google's hosts: this machine has no network.
-  // @sparticuz/chromium's defaults turn the same-origin policy off (--disable-web-security) and allow
-  // mixed content: pages must be tested under the browser's real security model.
-  const unsafe = new Set(['--disable-web-security', '--allow-running-insecure-content']);
-  const args = [...chromium.args.filter((a) => !unsafe.has(a)), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+  // @sparticuz/chromium's Lambda flags include --single-process (closing one context then ends the
+  // whole browser) and --disable-web-security (no same-origin policy): a page test needs neither.
+  const dropped = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content', '--no-zygote']);
+  const args = [...chromium.args.filter((a) => !dropped.has(a)), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
   return playwright.launch({ executablePath, args, headless: true });
+}
+
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** Where every page's screenshot goes (git-ignored). */
+export const SCREENSHOTS = join(root, 'test-output', 'screenshots');
+const AXE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * A browser context whose pages report every console error, uncaught exception and CSP violation
+ * into `problems` (tests assert it stays empty). The listener is added through the DevTools
+ * protocol, which the page's CSP does not govern.
+ */
+export async function watchedContext(browser: Browser, opts: BrowserContextOptions = {}): Promise<{ context: BrowserContext; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
+  const problems: string[] = [];
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  context.on('page', (page) => watchPage(page, problems));
+  return { context, problems };
+}
+
+function watchPage(page: Page, problems: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`${page.url()}: console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${page.url()}: uncaught: ${e.message}`));
+}
+
+export interface CheckOptions {
+  /** Extra viewport widths to screenshot (360 = a small phone). */
+  widths?: number[];
+}
+
+/**
+ * The checks every page gets: a full-page screenshot saved as `<name>.png` (and `<name>-360.png`
+ * at phone width), and axe-core with no serious or critical violation.
+ */
+export async function checkPage(page: Page, name: string, o: CheckOptions = {}): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
+  await page.screenshot({ path: join(SCREENSHOTS, `${file}.png`), fullPage: true });
+  const size = page.viewportSize();
+  for (const w of o.widths ?? [360]) {
+    await page.setViewportSize({ width: w, height: 780 });
+    await page.screenshot({ path: join(SCREENSHOTS, `${file}-${w}.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 1, `${name}: the page scrolls sideways at ${w} px (${overflow} px too wide)`);
+  }
+  if (size) await page.setViewportSize(size);
+  // Evaluated through the DevTools protocol, not a <script> tag: the page's CSP stays strict.
+  await page.evaluate(AXE);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  };
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`),
+    [],
+    `${name}: accessibility violations`,
+  );
 }

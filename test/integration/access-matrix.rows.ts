@@ -30,6 +30,8 @@ export interface Row {
   freshSession?: boolean;
   /** The concrete path and body for one caller; runs before each request, so targets are fresh. */
   prepare?: (who: Who) => Promise<Prepared>;
+  /** Runs after each request (e.g. gives back the sessions "sign out everywhere" ended). */
+  after?: (who: Who) => Promise<void>;
   /** anonymous, wrong credential, viewer, member, admin, owner, outsider. */
   expect: [number, number, number, number, number, number, number];
 }
@@ -58,6 +60,8 @@ export interface MatrixContext {
   viewerInW(): Promise<string>;
   /** A fresh second owner of W (so the cast's owner may act on them without being the last owner). */
   ownerInW(): Promise<string>;
+  /** Writes the cast person's session row again (after a row that ended all their sessions). */
+  restoreSession(p: Person): Promise<void>;
 }
 
 export function matrixRows(h: MatrixContext): Row[] {
@@ -79,9 +83,31 @@ export function matrixRows(h: MatrixContext): Row[] {
     { method: 'GET', route: '/sign-up', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
     { method: 'GET', route: '/sign-in', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
     { method: 'GET', route: '/', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
+    // The workbench's forms take urlencoded bodies only (with a hidden CSRF value): JSON is a 415.
+    { method: 'POST', route: '/sign-up', surface: 'public', expect: [415, 415, 415, 415, 415, 415, 415] },
+    { method: 'POST', route: '/sign-in', surface: 'public', expect: [415, 415, 415, 415, 415, 415, 415] },
     // Session routes about the caller themselves: no workspace involved.
     { method: 'POST', route: '/api/auth/logout', surface: 'session', freshSession: true, expect: [401, 401, 204, 204, 204, 204, 204] },
     { method: 'GET', route: '/api/auth/session', surface: 'session', expect: [401, 401, 200, 200, 200, 200, 200] },
+    // The caller's own session (issue 14): switch the active workspace (W: the outsider is no member),
+    // change the password (a wrong current one: 400, so no session ends), sign out everywhere.
+    {
+      method: 'PATCH', route: '/api/auth/session', surface: 'session', freshSession: true,
+      prepare: async () => ({ body: { workspaceId: h.W } }),
+      expect: [401, 401, 200, 200, 200, 200, 403],
+    },
+    {
+      method: 'POST', route: '/api/auth/password', surface: 'session', freshSession: true,
+      prepare: async () => ({ body: { currentPassword: 'not the password', newPassword: 'another good password' } }),
+      expect: [401, 401, 400, 400, 400, 400, 400],
+    },
+    {
+      method: 'POST', route: '/api/auth/logout-all', surface: 'session', freshSession: true,
+      after: async (who) => {
+        if (who !== 'anonymous' && who !== 'wrongCredential') await h.restoreSession(who);
+      },
+      expect: [401, 401, 200, 200, 200, 200, 200],
+    },
     // /api/app acts in W: the outsider is not a member there (403).
     { method: 'GET', route: '/api/app/workspaces', surface: 'session', expect: [401, 401, 200, 200, 200, 200, 403] },
     { method: 'GET', route: '/api/app/members', surface: 'session', expect: [401, 401, 200, 200, 200, 200, 403] },
@@ -256,6 +282,11 @@ export function matrixRows(h: MatrixContext): Row[] {
     {
       method: 'PATCH', route: '/api/app/provider-accounts/:id', surface: 'session',
       prepare: async () => ({ path: `/api/app/provider-accounts/${(await h.account()).id}`, body: { name: 'renamed' } }),
+      expect: [401, 401, 403, 403, 200, 200, 403],
+    },
+    {
+      method: 'POST', route: '/api/app/provider-accounts/:id/test', surface: 'session',
+      prepare: async () => ({ path: `/api/app/provider-accounts/${h.accountInW}/test` }),
       expect: [401, 401, 403, 403, 200, 200, 403],
     },
     {

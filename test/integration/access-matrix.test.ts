@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register } from '../../core/accounts/register.ts';
 import { createSession } from '../../core/accounts/sessions.ts';
+import { tokenHash } from '../../core/auth/tokens.ts';
 import { addMember } from '../../core/accounts/workspaces.ts';
 import { createAgent, publishAgent } from '../../core/agents/service.ts';
 import { issueCredential } from '../../core/credentials/service.ts';
@@ -157,6 +158,12 @@ describe('access matrix (issue 3 routes × callers)', () => {
     account: () => account(),
     viewerInW,
     ownerInW,
+    async restoreSession(p) {
+      const person = people[p];
+      await fx.core.db.run('INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (id_hash) DO NOTHING', [
+        tokenHash(fx.core.auth.tokenKey, person.token), person.userId, new Date(fx.core.clock.now()).toISOString(), new Date(fx.core.clock.now() + 86_400_000).toISOString(),
+      ]);
+    },
   });
 
   const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -189,7 +196,9 @@ describe('access matrix (issue 3 routes × callers)', () => {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(prepared.body);
     }
-    return app.request(prepared.path ?? row.route, init);
+    const res = await app.request(prepared.path ?? row.route, init);
+    await row.after?.(who);
+    return res;
   }
 
   test('every mounted route of the accounts surfaces has a row, and every row is mounted', () => {
@@ -216,7 +225,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
   test('CSRF: missing or wrong x-csrf-token → 403 on every state-changing session route, for every role', async () => {
     const rows = ROWS.filter((r) => r.surface === 'session' && STATE_CHANGING.has(r.method));
     // Every state-changing /api/app route the app mounts, and logout, is among them.
-    const mounted = app.routes.filter((r) => STATE_CHANGING.has(r.method) && (r.path.startsWith('/api/app/') || r.path === '/api/auth/logout'));
+    const mounted = app.routes.filter((r) => STATE_CHANGING.has(r.method) && (r.path.startsWith('/api/app/') || (r.path.startsWith('/api/auth/') && r.path !== '/api/auth/register' && r.path !== '/api/auth/login')));
     assert.deepEqual(new Set(rows.map((r) => `${r.method} ${r.route}`)), new Set(mounted.map((r) => `${r.method} ${r.path}`)));
     assert.ok(rows.length >= 12, `state-changing session routes: ${rows.length}`);
     for (const row of rows) {

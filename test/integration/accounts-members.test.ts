@@ -60,16 +60,22 @@ describe('workspaces and members', () => {
     );
   });
 
-  test('any role lists the members of the active workspace; without the header it is the caller\'s own', async () => {
-    const list = await members(s.viewer);
-    assert.deepEqual(list.map((m) => [m.email, m.role]), [
+  test('any role lists the members of the active workspace: after sign-up by invitation the inviting one, then the one switched to', async () => {
+    const team = [
       ['owner@example.com', 'owner'],
       ['admin@example.com', 'admin'],
       ['member@example.com', 'member'],
       ['viewer@example.com', 'viewer'],
-    ]);
-    const own = await app.request('/api/app/members', { headers: s.viewer.headers({ csrf: false }) });
-    assert.deepEqual(((await own.json()) as { data: MemberRow[] }).data.map((m) => [m.email, m.role]), [['viewer@example.com', 'owner']]);
+    ];
+    assert.deepEqual((await members(s.viewer)).map((m) => [m.email, m.role]), team);
+    const list = async () => ((await (await app.request('/api/app/members', { headers: s.viewer.headers({ csrf: false }) })).json()) as { data: MemberRow[] }).data.map((m) => [m.email, m.role]);
+    assert.deepEqual(await list(), team, 'without the header: the inviting workspace (DESIGN.md)');
+    const sw = await app.request('/api/auth/session', { method: 'PATCH', headers: { ...s.viewer.headers(), 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId: ownWs.viewer }) });
+    assert.equal(sw.status, 200, await sw.clone().text());
+    assert.deepEqual(await list(), [['viewer@example.com', 'owner']], 'switched to their own');
+    const back = await app.request('/api/auth/session', { method: 'PATCH', headers: { ...s.viewer.headers(), 'content-type': 'application/json' }, body: JSON.stringify({ workspaceId: ws }) });
+    assert.equal(back.status, 200);
+    assert.deepEqual(await list(), team);
   });
 
   test('x-workspace-id of a workspace the caller is not in is 403, read or write', async () => {

@@ -38,7 +38,7 @@ describe('registration, invite_only (default mode)', () => {
     // The cookies from sign-up are a working session.
     const res = await app.request('/api/auth/session', { headers: session.headers({ csrf: false }) });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), body);
+    assert.deepEqual(await res.json(), { ...body, activeWorkspaceId: body.workspaces[0]!.id });
   });
 
   test('a second account without an invitation is refused: 403 invitation_required, nothing created', async () => {

@@ -28,7 +28,8 @@ describe('login and session', () => {
     const s = sessionFrom(res, ana.user.id);
     const read = await app.request('/api/auth/session', { headers: s.headers({ csrf: false }) });
     assert.equal(read.status, 200);
-    assert.deepEqual(await read.json(), ana);
+    // The session also names the workspace it acts in: the user's own, until switched.
+    assert.deepEqual(await read.json(), { ...ana, activeWorkspaceId: ana.workspaces[0]!.id });
   });
 
   test('wrong password and unknown address give the same 401, byte for byte, and no cookie', async () => {

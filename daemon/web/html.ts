@@ -1,0 +1,52 @@
+// Server-side HTML with Hono's own `html` tagged template: interpolated values are escaped, nested
+// templates and arrays of them are not escaped twice. Pages never interpolate a Promise, so every
+// template is synchronous and typed as such.
+import { html as honoHtml, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+
+export type Html = HtmlEscapedString;
+export { raw };
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  const out = honoHtml(strings, ...values);
+  if (out instanceof Promise) throw new Error('a page template interpolated a Promise');
+  return out;
+}
+
+export const nothing: Html = raw('');
+
+/** `2025-01-31 14:05 UTC` in a <time> element (the datetime attribute keeps the full instant). */
+export function time(iso: string | null | undefined): Html {
+  if (!iso) return html`<span class="muted">—</span>`;
+  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)}</time>`;
+}
+
+const STATUS_TONE: Record<string, string> = {
+  completed: 'ok', active: 'ok', pending: 'info', used: 'ok', delivered: 'ok', sent: 'ok', enabled: 'ok',
+  queued: 'info', running: 'info', waiting_input: 'warn', not_sent: 'muted',
+  failed: 'bad', cancelled: 'muted', timed_out: 'bad', revoked: 'muted', expired: 'muted', bounced: 'bad', disabled: 'muted',
+};
+
+/** A status word with a tone the stylesheet colours (the word itself carries the meaning). */
+export function badge(status: string): Html {
+  return html`<span class="badge ${STATUS_TONE[status] ?? 'muted'}">${status.replace(/_/g, ' ')}</span>`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Text cut to `max` characters for a table cell (the full text stays on the detail page). */
+export function cut(s: string | null | undefined, max = 80): string {
+  if (!s) return '';
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Keyset pagination links: "Newer" back to the first page, "Older" with the cursor. */
+export function pager(base: string, next: string | undefined, isFirst: boolean): Html {
+  if (!next && isFirst) return nothing;
+  return html`<nav class="pager" aria-label="Pages">
+    ${isFirst ? nothing : html`<a href="${base}">Newest</a>`}
+    ${next ? html`<a href="${base}${base.includes('?') ? '&' : '?'}before=${encodeURIComponent(next)}" rel="next">Older</a>` : nothing}
+  </nav>`;
+}

@@ -1,0 +1,30 @@
+// The workbench (DESIGN.md "The workbench (browser)"): server-rendered pages over the same core
+// services as /api/app, mounted at `/` by daemon/app.ts. One file per page group under pages/.
+import type { Hono } from 'hono';
+import type { Core } from '../../core/index.ts';
+import type { AppEnv } from '../types.ts';
+import { webAssets } from './assets.ts';
+import { authPages } from './pages/auth.ts';
+import { homePages } from './pages/home.ts';
+import { createWeb } from './router.ts';
+
+export function workbenchRoutes(core: Core): Hono<AppEnv> {
+  const { web, app } = createWeb(core);
+  // Built (or read from the binary) at start, so the first page does not wait for it.
+  void webAssets().catch((err: unknown) => core.log.error('workbench assets could not be built', { error: err }));
+
+  app.get('/assets/:file', async (c) => {
+    const asset = (await webAssets()).byPath.get(c.req.path);
+    if (!asset) return c.text('Not found', 404);
+    return c.body(asset.body, 200, {
+      'content-type': asset.type,
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'same-origin',
+    });
+  });
+
+  homePages(web);
+  authPages(web);
+  return app;
+}
