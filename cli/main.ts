@@ -68,6 +68,14 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await import('./commands/doctor.ts')).doctor(opts));
 
+  const user = program.command('user').description('Manage accounts from the terminal');
+  user
+    .command('reset-password')
+    .description('Print a one-time link (valid one hour) with which the account chooses a new password; it signs the account out everywhere')
+    .requiredOption('--email <email>', 'the account\'s address')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await import('./commands/user.ts')).userResetPassword(opts));
+
   const invite = program
     .command('invite')
     .description('Create, list, resend and revoke invitations, on the store directly, with owner rights')

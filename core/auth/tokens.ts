@@ -14,6 +14,7 @@ export const TOKEN_PREFIXES = {
   session: 'svc_ses_',
   webhook: 'svc_whk_',
   share: 'svc_shr_',
+  reset: 'svc_rst_',
 } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIXES;
 

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { isEmail, normalizeEmail } from '../../core/accounts/email.ts';
 import { login } from '../../core/accounts/login.ts';
 import { register } from '../../core/accounts/register.ts';
+import { resetPassword } from '../../core/accounts/password-reset.ts';
 import { createSession, endSession, sessionOf } from '../../core/accounts/sessions.ts';
 import type { AccountView } from '../../core/accounts/types.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
@@ -30,6 +31,11 @@ const LoginBody = z.strictObject({
   email: z.string().max(320),
   // No minimum: a short password is simply wrong (401), like any other wrong password.
   password: z.string().max(1024),
+});
+
+const ResetBody = z.strictObject({
+  token: z.string().max(200),
+  newPassword: z.string().max(1024),
 });
 
 const view = (v: AccountView) => ({ user: v.user, workspaces: v.workspaces });
@@ -74,6 +80,13 @@ export function authRoutes(core: Core): Hono<AppEnv> {
     }
     await signIn(c, account.user.id);
     return c.json(view(account));
+  });
+
+  // The operator's one-time link (`svc user reset-password`): the token in the body is the credential.
+  app.post('/reset-password', async (c) => {
+    const body = await readJson(c, ResetBody);
+    await resetPassword(deps, body.token, body.newPassword);
+    return c.body(null, 204);
   });
 
   app.post('/logout', requireSession(core), async (c) => {

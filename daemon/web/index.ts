@@ -6,6 +6,7 @@ import type { AppEnv } from '../types.ts';
 import { webAssets } from './assets.ts';
 import { authPages } from './pages/auth.ts';
 import { homePages } from './pages/home.ts';
+import { resetPasswordPages } from './pages/reset-password.ts';
 import { createWeb } from './router.ts';
 
 export function workbenchRoutes(core: Core): Hono<AppEnv> {
@@ -26,5 +27,6 @@ export function workbenchRoutes(core: Core): Hono<AppEnv> {
 
   homePages(web);
   authPages(web);
+  resetPasswordPages(web);
   return app;
 }

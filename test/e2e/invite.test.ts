@@ -183,6 +183,16 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.match(narrowInk, /email\s+twice@example\.com/);
     });
 
+    test('svc user reset-password prints a one-time link that sets a new password', async () => {
+      const r = ok('user', 'reset-password', '--email', 'Owner@Example.com');
+      const url = /^http:\/\/localhost:8484\/reset-password\?token=(svc_rst_\w+)$/m.exec(r.stdout);
+      assert.ok(url, r.stdout);
+      assert.equal((await post('/api/auth/reset-password', { token: url[1], newPassword: 'the operator reset this' })).status, 204);
+      assert.equal((await post('/api/auth/login', { email: 'owner@example.com', password: 'the operator reset this' })).status, 200);
+      assert.equal((await post('/api/auth/reset-password', { token: url[1], newPassword: 'and once more please' })).status, 403, 'single use');
+      fails(/svc user reset-password: no account with the address nobody@example\.com/, 'user', 'reset-password', '--email', 'nobody@example.com');
+    });
+
     test('same validation as the API; --workspace selects by id and refuses unknown ones', () => {
       fails(/role must be one of viewer, member, admin, owner/, 'invite', 'create', '--email', 'x@example.com', '--role', 'root');
       fails(/email is not a valid address/, 'invite', 'create', '--email', 'nope', '--role', 'member');

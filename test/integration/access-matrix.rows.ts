@@ -80,6 +80,12 @@ export function matrixRows(h: MatrixContext): Row[] {
       prepare: async () => ({ body: { email: 'owner@example.test', password: 'correct horse battery' } }),
       expect: [200, 200, 200, 200, 200, 200, 200],
     },
+    // The reset link's token is the only credential: a session changes nothing (a bad link is 403).
+    {
+      method: 'POST', route: '/api/auth/reset-password', surface: 'public',
+      prepare: async () => ({ body: { token: 'svc_rst_notavalidtoken', newPassword: 'a brand new password' } }),
+      expect: [403, 403, 403, 403, 403, 403, 403],
+    },
     { method: 'GET', route: '/sign-up', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
     { method: 'GET', route: '/sign-in', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
     { method: 'GET', route: '/', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },

@@ -73,7 +73,8 @@ ${f.input('Password', 'password', { type: 'password', required: true, autocomple
       if (/[\p{Cc}\u2028\u2029]/u.test(name)) throw badRequest('invalid_request', 'The name must not contain control characters.', 'name');
       const token = f.opt('invitationToken');
       if (token && token.length > 200) throw badRequest('invalid_request', 'The invitation code is too long.', 'invitationToken');
-      const account = await register(deps, { email, password, name, invitationToken: token });
+      // The same per-address throttle of refused sign-ups as POST /api/auth/register.
+      const account = await register({ ...deps, signups: core.auth.signups }, { email, password, name, invitationToken: token, clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) });
       await signIn(c, account.user.id, token ? await invitingWorkspace(core, account.user.id) : undefined);
       return redirectWith(core, c, '/', `Welcome, ${account.user.name}.`);
     } catch (err) {
