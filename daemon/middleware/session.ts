@@ -81,6 +81,9 @@ export function activeWorkspace(core: Core): MiddlewareHandler<AppEnv> {
     }
     if (!ws) throw forbidden(wanted ? 'You are not a member of that workspace.' : 'You belong to no workspace.', 'not_a_member');
     c.set('workspace', ws);
+    // Every answer says which workspace it acted in, so a script never creates a key, an agent or a
+    // provider account in an unexpected one without seeing it.
+    c.header('x-workspace-id', ws.id);
     await next();
   };
 }

@@ -41,10 +41,10 @@ export function credentialDeps(core: Core): CredentialDeps {
 }
 
 /** What a client sees of a credential: per kind, only the fields that mean something for it. */
-function present(v: CredentialView, now: number) {
+function present(v: CredentialView, now: number, workspaceName?: string) {
   const status = v.revokedAt ? 'revoked' : v.expiresAt !== null && Date.parse(v.expiresAt) <= now ? 'expired' : 'active';
   const common = { id: v.id, name: v.name, preview: v.preview, status, createdAt: v.createdAt, expiresAt: v.expiresAt, revokedAt: v.revokedAt, lastUsedAt: v.lastUsedAt };
-  if (v.kind === 'member') return { ...common, userId: v.userId, workspaceId: v.workspaceId, limits: v.limits };
+  if (v.kind === 'member') return { ...common, userId: v.userId, workspaceId: v.workspaceId, workspaceName, limits: v.limits };
   if (v.kind === 'admin') return { ...common, userId: v.userId, scopes: v.scopes };
   return common;
 }
@@ -55,11 +55,13 @@ export function credentialRoutes(core: Core): Hono<AppEnv> {
   const deps = credentialDeps(core);
   const app = new Hono<AppEnv>();
   // id first, then the secret once (DESIGN.md "Response conventions").
+  // Keys belong to the workspace the request acts in: its name is shown beside its id.
+  const wsName = (c: Context<AppEnv>) => (c.get('workspace') as { name: string } | undefined)?.name;
   const created = (c: Context<AppEnv>, v: CredentialView & { token: string }) => {
-    const { id, ...rest } = present(v, core.clock.now());
+    const { id, ...rest } = present(v, core.clock.now(), wsName(c));
     return c.json({ id, token: v.token, ...rest }, 201);
   };
-  const listed = (c: Context<AppEnv>, rows: CredentialView[]) => c.json({ data: rows.map((v) => present(v, core.clock.now())) });
+  const listed = (c: Context<AppEnv>, rows: CredentialView[]) => c.json({ data: rows.map((v) => present(v, core.clock.now(), wsName(c))) });
 
   /** The credential if it exists, has this kind and `may` allows the caller; 404 otherwise. */
   async function lookup(c: Context<AppEnv>, kind: CredentialKind, may: (v: CredentialView) => boolean | Promise<boolean>) {

@@ -73,7 +73,12 @@ describe('account routes', () => {
     // A key made without x-workspace-id is for the team's workspace, where the models are.
     const key = await app.request('/api/app/keys', jsonInit('POST', { name: 'k' }, joined.session.headers()));
     assert.equal(key.status, 201);
-    assert.equal(((await key.json()) as { workspaceId: string }).workspaceId, teamWs);
+    assert.equal(key.headers.get('x-workspace-id'), teamWs, 'the answer names the workspace it acted in');
+    const made = (await key.json()) as { workspaceId: string; workspaceName: string };
+    assert.equal(made.workspaceId, teamWs);
+    assert.equal(made.workspaceName, owner.body.workspaces[0]!.name);
+    const keys = (await (await app.request('/api/app/keys', { headers: joined.session.headers({ csrf: false }) })).json()) as { data: Array<{ workspaceName: string }> };
+    assert.deepEqual(keys.data.map((k) => k.workspaceName), [owner.body.workspaces[0]!.name], 'the listing names the workspace too');
 
     const sw = (workspaceId: string) => app.request('/api/auth/session', jsonInit('PATCH', { workspaceId }, joined.session.headers()));
     const res = await sw(ownWs);
