@@ -5,7 +5,10 @@ import type { Core } from '../../core/index.ts';
 import type { AppEnv } from '../types.ts';
 import { webAssets } from './assets.ts';
 import { authPages } from './pages/auth.ts';
+import { agentPages } from './pages/agents.ts';
 import { homePages } from './pages/home.ts';
+import { providerPages } from './pages/providers.ts';
+import { runPages } from './pages/runs.ts';
 import { createWeb } from './router.ts';
 
 export function workbenchRoutes(core: Core): Hono<AppEnv> {
@@ -26,5 +29,8 @@ export function workbenchRoutes(core: Core): Hono<AppEnv> {
 
   homePages(web);
   authPages(web);
+  providerPages(web);
+  agentPages(web);
+  runPages(web);
   return app;
 }
