@@ -40,7 +40,7 @@ export function deliveryDeps(core: Core): DeliveryDeps {
  * Hands a fresh token to the email relay off the request path: the client gets its answer at once,
  * the outcome shows later as `deliveryStatus`. A relay failure is logged, never thrown at the client.
  */
-function startDelivery(core: Core, inv: IssuedInvitation, workspaceName: string): IssuedInvitation {
+export function startDelivery(core: Core, inv: IssuedInvitation, workspaceName: string): IssuedInvitation {
   const deps = deliveryDeps(core);
   if (!deps.relayUrl) return inv;
   deliverInvitation(deps, inv, workspaceName).catch((err: unknown) => {

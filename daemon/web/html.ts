@@ -50,3 +50,20 @@ export function pager(base: string, next: string | undefined, isFirst: boolean):
     ${next ? html`<a href="${base}${base.includes('?') ? '&' : '?'}before=${encodeURIComponent(next)}" rel="next">Older</a>` : nothing}
   </nav>`;
 }
+
+/** A table in a scrolling wrapper (narrow screens), with a caption for screen readers. */
+export function table(caption: string, head: readonly string[], rows: readonly Html[], empty = 'Nothing here yet.'): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<div class="table-wrap"><table><caption class="sr-only">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col"${/^(Tokens|Requests|Input|Output|Total|Calls|Messages)/.test(h) ? html` class="num"` : nothing}>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/** A definition list of facts about one thing. */
+export function facts(items: readonly [string, Html | string | number | null | undefined][]): Html {
+  return html`<dl class="facts">${items.map(([k, v]) => html`<dt>${k}</dt><dd>${v === null || v === undefined || v === '' ? html`<span class="muted">—</span>` : v}</dd>`)}</dl>`;
+}
+
+/** A secret shown once, with a copy button (the page says it will not be shown again). */
+export function secretPanel(id: string, title: string, value: string, note: string): Html {
+  return html`<section class="secret" aria-labelledby="${id}-title"><h2 id="${id}-title">${title}</h2><p>${note}</p>
+<code id="${id}">${value}</code><button type="button" class="secondary" data-copy="${id}">Copy</button> <span id="${id}-status" role="status"></span></section>`;
+}

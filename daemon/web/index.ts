@@ -4,9 +4,18 @@ import type { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
 import type { AppEnv } from '../types.ts';
 import { webAssets } from './assets.ts';
+import { accountPages } from './pages/account.ts';
 import { authPages } from './pages/auth.ts';
+import { conversationPages } from './pages/conversations.ts';
+import { usagePages } from './pages/usage.ts';
+import { workerPages } from './pages/workers.ts';
+import { agentPages } from './pages/agents.ts';
 import { homePages } from './pages/home.ts';
 import { resetPasswordPages } from './pages/reset-password.ts';
+import { peoplePages } from './pages/people.ts';
+import { providerPages } from './pages/providers.ts';
+import { runPages } from './pages/runs.ts';
+import { tokenPages } from './pages/tokens.ts';
 import { createWeb } from './router.ts';
 
 export function workbenchRoutes(core: Core): Hono<AppEnv> {
@@ -28,5 +37,14 @@ export function workbenchRoutes(core: Core): Hono<AppEnv> {
   homePages(web);
   authPages(web);
   resetPasswordPages(web);
+  providerPages(web);
+  agentPages(web);
+  runPages(web);
+  peoplePages(web);
+  tokenPages(web);
+  workerPages(web);
+  usagePages(web);
+  conversationPages(web);
+  accountPages(web);
   return app;
 }

@@ -65,3 +65,9 @@ export async function visit(page: Page, path: string, name: string): Promise<voi
   assert.ok(res && res.status() < 400, `${path}: ${res?.status()}`);
   await checkPage(page, name);
 }
+
+/** The form control labelled `text` (an optional field's label ends in "(optional)"). */
+export function label(page: Page, text: string) {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}( \\(optional\\))?$`));
+}

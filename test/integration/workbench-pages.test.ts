@@ -75,16 +75,37 @@ describe('workbench pages (in process)', () => {
     for (const p of paths) {
       const res = await app.request(p, { headers: cookieOf(people.owner) });
       const html = await res.text();
-      assert.ok(res.status === 200 || res.status === 302, `${p}: ${res.status}`);
-      if (res.status === 200) assertPageHeaders(res, html);
+      assert.equal(res.status, 200, `${p}: ${html.slice(0, 500)}`);
+      assertPageHeaders(res, html);
     }
+  });
+
+  test('a viewer gets read-only pages: no form but their own (access tokens, password, sign-out, switch); invitations are 403', async () => {
+    const viewer = people.viewer;
+    await setActiveWorkspace(accountsDeps(fx.core), viewer.token, people.workspace);
+    const paths = [...new Set(app.routes.filter((r) => r.method === 'GET' && !r.path.startsWith('/api') && !r.path.includes(':') && !r.path.includes('*')).map((r) => r.path))];
+    const own = new Set(['/sign-out', '/workspace', '/tokens/access', '/account/password', '/account/sign-out-everywhere', '/sign-in', '/sign-up']);
+    for (const p of paths) {
+      const res = await app.request(p, { headers: cookieOf(viewer) });
+      const html = await res.text();
+      if (p === '/invitations' || p === '/agents/new') {
+        assert.equal(res.status, 403);
+        continue;
+      }
+      assert.equal(res.status, 200, p);
+      const actions = [...html.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => m[1]!).filter((a) => !own.has(a) && a !== `/members/${viewer.userId}/remove`); // leaving needs no rank
+      assert.deepEqual(actions, [], `${p}: forms a viewer may not use`);
+      assert.doesNotMatch(html, /href="\/(agents\/new|invitations)"/, p);
+    }
+    await setActiveWorkspace(accountsDeps(fx.core), viewer.token, viewer.ownWorkspace);
   });
 
   test('a signed-out visit is sent to sign in and back; `next` never leaves the site', async () => {
     const res = await app.request('/');
     assert.equal(res.status, 200, 'the start page is public');
-    const agents = await app.request('/runs?x=1');
-    if (agents.status === 302) assert.equal(agents.headers.get('location'), `/sign-in?next=${encodeURIComponent('/runs?x=1')}`);
+    const runs = await app.request('/runs?x=1');
+    assert.equal(runs.status, 302);
+    assert.equal(runs.headers.get('location'), `/sign-in?next=${encodeURIComponent('/runs?x=1')}`);
     const page = await app.request('/sign-in');
     const cookie = [...setCookies(page)].map(([k, v]) => `${k}=${v.value}`).join('; ');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;

@@ -1,0 +1,76 @@
+// Runs: the caller's runs in the active workspace (newest first, paginated), and the run page that
+// follows a run as it happens and lets its owner approve or reject a tool call.
+import { decideApproval } from '../../../core/runs/approvals.ts';
+import { executeRun } from '../../../core/runs/executor.ts';
+import { getRun } from '../../../core/runs/repo.ts';
+import { listRunsPage, loadRun } from '../../../core/runs/read.ts';
+import { runsOf } from '../../../core/runs/runtime.ts';
+import { queueOf } from '../../../core/queue/runtime.ts';
+import { badRequest, notFound } from '../../../core/errors.ts';
+import type { Core } from '../../../core/index.ts';
+import { pageState, type Session } from '../context.ts';
+import { redirectWith } from '../form.ts';
+import { badge, cut, html, pager, table, time } from '../html.ts';
+import { pageHeaders } from '../layout.ts';
+import type { Web } from '../router.ts';
+import { runLive, type RunView } from './run-view.ts';
+
+export const RUNS_PER_PAGE = 50;
+
+/** The run with its steps and events, when it is the caller's (another user's run is a 404). */
+export async function runViewOf(core: Core, s: Session, runId: string): Promise<RunView> {
+  const row = await getRun(core.db, runId);
+  if (!row || row.user_id !== s.user.id) throw notFound('Run');
+  const { run, steps, events } = await loadRun({ db: core.db, clock: core.clock }, row.agent_id, row.id, s.user.id);
+  const agent = await core.db.one<{ name: string }>('SELECT name FROM agents WHERE id = ?', [row.agent_id]);
+  return { run, steps, events, agentName: agent?.name ?? row.agent_id };
+}
+
+export function runPages(web: Web): void {
+  const { core } = web;
+
+  web.get('/runs', async (c, s) => {
+    const agentId = c.req.query('agent') || undefined;
+    const before = c.req.query('before') || undefined;
+    const { rows, next } = await listRunsPage(core.db, { userId: s.user.id, workspaceId: s.workspace.id, limit: RUNS_PER_PAGE, before, agentId });
+    const base = agentId ? `/runs?agent=${encodeURIComponent(agentId)}` : '/runs';
+    return web.page(c, {
+      title: 'Runs',
+      section: '/runs',
+      body: html`<p>Your runs in ${s.workspace.name}, newest first.${agentId ? html` Only one agent: <a href="/runs">show all</a>.` : ''}</p>
+${table('Runs', ['Run', 'Agent', 'Status', 'Input', 'Started', 'Finished'], rows.map((r) => html`<tr><td><a href="/runs/${r.id}">${r.id}</a></td><td><a href="/agents/${r.agent_id}">${r.agent_name}</a></td><td>${badge(r.status)}</td><td>${cut(r.input_text, 60)}</td><td>${time(r.created_at)}</td><td>${time(r.finished_at)}</td></tr>`), 'No runs yet. Start one from an agent\'s page.')}
+${pager(base, next, !before)}`,
+    });
+  });
+
+  web.get('/runs/:id', async (c, s) => {
+    const v = await runViewOf(core, s, c.req.param('id')!);
+    return web.page(c, {
+      title: `Run of ${v.agentName}`,
+      section: '/runs',
+      body: html`<p><code>${v.run.id}</code> · <a href="/agents/${v.run.agent_id}">${v.agentName}</a> (version ${v.run.agent_version})${v.run.conversation_id ? html` · <a href="/conversations/${v.run.conversation_id}">conversation</a>` : ''}</p>
+<h2>Input</h2><pre>${cut(v.run.input_text, 20_000)}</pre>
+<div id="run-live" data-live="/runs/${v.run.id}/live">${runLive(v, s.csrf)}</div>`,
+    });
+  });
+
+  // The fragment the run page polls: the same renderer, no layout. Signed out: 401, not a redirect.
+  web.publicGet('/runs/:id/live', async (c, s) => {
+    pageHeaders(c, pageState(c).nonce);
+    if (!s) return c.text('Sign in again to follow this run.', 401);
+    const v = await runViewOf(core, s, c.req.param('id')!);
+    return c.html(runLive(v, s.csrf));
+  });
+
+  web.post('/runs/:id/approval', async (c, s, f) => {
+    const v = await runViewOf(core, s, c.req.param('id')!);
+    const decision = f.get('decision');
+    if (decision !== 'approve' && decision !== 'reject') throw badRequest('invalid_request', 'decision must be approve or reject.', 'decision');
+    if (!v.run.approval_id) return redirectWith(core, c, `/runs/${v.run.id}`, 'This run is not waiting for an approval.', 'error');
+    const { deps } = runsOf(core);
+    const outcome = await decideApproval(deps, { agentId: v.run.agent_id, runId: v.run.id, approvalId: v.run.approval_id, userId: s.user.id, decision }, queueOf(core).requeue);
+    // A run started in a request (run API) resumes in this process; queued runs went back to the queue.
+    if (outcome.resumed) void executeRun(deps, v.run.id, outcome.token).catch((err: unknown) => core.log.error('resumed run failed', { runId: v.run.id, error: err }));
+    return redirectWith(core, c, `/runs/${v.run.id}`, decision === 'approve' ? 'Approved: the run continues.' : 'Rejected: the run is cancelled.');
+  });
+}
