@@ -84,7 +84,7 @@ describe('workbench pages (in process)', () => {
     const viewer = people.viewer;
     await setActiveWorkspace(accountsDeps(fx.core), viewer.token, people.workspace);
     const paths = [...new Set(app.routes.filter((r) => r.method === 'GET' && !r.path.startsWith('/api') && !r.path.includes(':') && !r.path.includes('*')).map((r) => r.path))];
-    const own = new Set(['/sign-out', '/workspace', '/tokens/access', '/account/password', '/account/sign-out-everywhere', '/sign-in', '/sign-up']);
+    const own = new Set(['/sign-out', '/workspace', '/tokens/access', '/account/password', '/account/sign-out-everywhere', '/sign-in', '/sign-up', '/reset-password']);
     for (const p of paths) {
       const res = await app.request(p, { headers: cookieOf(viewer) });
       const html = await res.text();

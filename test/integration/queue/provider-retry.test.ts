@@ -88,7 +88,9 @@ for (const store of ['sqlite', 'postgres'] as const) {
       await nextRetry(gated, id, 0, 5_000);
       const waiting = await read(gated, id);
       assert.equal(waiting.run.status, 'running', 'not failed: waiting for its retry');
-      assert.equal(waiting.steps.length, 0, 'the unserved call left no ledger row');
+      // A retry may be mid-attempt here (its row is written before the call and removed when refused):
+      // no step is ever completed while the gate is shut, and the end state below has exactly one.
+      assert.ok(waiting.steps.every((s: { status: string }) => s.status !== 'completed'), JSON.stringify(waiting.steps));
       assert.equal(e.g.openai.calls, 0);
       await g.open();
       e.g.fx.clock.advance(5_000);
