@@ -135,6 +135,8 @@ export interface FieldOpts {
   value?: string;
   inputmode?: string;
   pattern?: string;
+  /** A label for screen readers only (a control in a table row, named by its row). */
+  hideLabel?: boolean;
 }
 
 let seq = 0;
@@ -193,7 +195,7 @@ export class Fields {
     const d = this.#described(name, o.hint);
     const current = this.value(name, o.value ?? '');
     const opts = options.map((x) => (typeof x === 'string' ? { value: x, label: x } : x));
-    return html`<div class="field${this.errors[name] ? ' has-error' : ''}"><label for="${id}">${label}</label>
+    return html`<div class="field${this.errors[name] ? ' has-error' : ''}"><label for="${id}"${o.hideLabel ? html` class="sr-only"` : nothing}>${label}</label>
 <select id="${id}" name="${name}"${o.required ? html` required` : nothing}${d.attrs}>${opts.map((x) => html`<option value="${x.value}"${x.value === current ? html` selected` : nothing}>${x.label}</option>`)}</select>${d.after}</div>`;
   }
 

@@ -54,7 +54,7 @@ export function pager(base: string, next: string | undefined, isFirst: boolean):
 /** A table in a scrolling wrapper (narrow screens), with a caption for screen readers. */
 export function table(caption: string, head: readonly string[], rows: readonly Html[], empty = 'Nothing here yet.'): Html {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="table-wrap"><table><caption class="sr-only">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col"${/^(Tokens|Requests|Input|Output|Total|Calls|Messages)/.test(h) ? html` class="num"` : nothing}>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="table-wrap"><table><caption class="sr-only">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col"${/^(Tokens|Requests|Input|Cached|Output|Reasoning|Total|Calls|Messages)/.test(h) ? html` class="num"` : nothing}>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** A definition list of facts about one thing. */

@@ -93,6 +93,67 @@ describe('workbench: the owner\'s first run (Chromium, built binary)', () => {
     assert.ok((await page.locator('ol.steps li.done').count()) >= 3);
   });
 
+  test('a conversation: a run kept as one shows on the conversations page', async () => {
+    w.fake.reset();
+    w.fake.script({ text: 'Kept in a conversation.' });
+    await page.goto('/agents');
+    await page.getByRole('link', { name: 'Scout' }).click();
+    await label(page, 'Input').fill('Remember this.');
+    await label(page, 'Keep it as a conversation').check();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('pre.output').getByText('Kept in a conversation.').waitFor({ timeout: 15_000 });
+    await visit(page, '/conversations', 'conversations');
+    await page.getByRole('link', { name: 'Remember this.' }).click();
+    await page.getByText('Kept in a conversation.').waitFor();
+    await checkPage(page, 'conversation');
+  });
+
+  test('a Worker on the agent: the webhook URL shown once starts a run; rotation replaces it', async () => {
+    await visit(page, '/workers', 'workers-empty');
+    await label(page, 'Name').fill('Nightly report');
+    await label(page, 'Input template').fill('Report on {{body}}');
+    await label(page, 'Schedule').fill('0 3 * * *');
+    await page.getByRole('button', { name: 'Create Worker' }).click();
+    const url = (await page.locator('#webhook-url').innerText()).trim();
+    assert.match(url, new RegExp(`^${w.base}/api/public/webhooks/workers/svc_whk_`));
+    await checkPage(page, 'worker-created');
+    w.fake.reset();
+    w.fake.script({ text: 'Webhook run done.' });
+    const hit = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'the week' });
+    assert.equal(hit.status, 202, await hit.text());
+    await page.getByRole('button', { name: 'Rotate the webhook URL' }).click();
+    const rotated = (await page.locator('#webhook-url').innerText()).trim();
+    assert.notEqual(rotated, url);
+    assert.equal((await fetch(url, { method: 'POST', body: 'x' })).status, 404, 'the old URL is dead');
+    await visit(page, '/workers', 'workers');
+  });
+
+  test('account: a wrong current password is named at its field; a right one changes it', async () => {
+    await visit(page, '/account', 'account');
+    await label(page, 'Current password').fill('not my password');
+    await label(page, 'New password').fill('an even better passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('#pw-currentPassword-error').getByText('The current password is not correct.').waitFor();
+    await checkPage(page, 'account-password-error');
+    await label(page, 'Current password').fill(PASSWORD);
+    await label(page, 'New password').fill('an even better passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await assertVisible(page, 'Password changed.');
+  });
+
+  test('the watch catches a CSP violation (the harness can fail)', async () => {
+    const before = w.problems.length;
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.injected = 1';
+      document.body.append(s);
+    });
+    await page.waitForTimeout(200);
+    const caught = w.problems.splice(before);
+    assert.ok(caught.some((p) => /CSP violation: script-src/.test(p)), caught.join('\n'));
+    assert.equal(await page.evaluate(() => (window as unknown as { injected?: number }).injected), undefined, 'the inline script did not run');
+  });
+
   test('the first load of a page is at most 100 KB, assets included', async () => {
     const fresh = await w.context();
     const p = await fresh.newPage();

@@ -145,6 +145,25 @@ describe('workbench: a team (Chromium, built binary)', () => {
     await owner.getByRole('img', { name: /Tokens per day/ }).waitFor();
   });
 
+  test('forms work without JavaScript: sign in, create an invitation, see its link', async () => {
+    const ctx = await w.browser.newContext({ baseURL: w.base, javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    await page.goto('/sign-in?next=/invitations');
+    await label(page, 'Email').fill('owner@example.com');
+    await label(page, 'Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${w.base}/invitations`);
+    await label(page, 'Email').fill('nojs@example.com');
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await page.getByText('Sign-up link for nojs@example.com').waitFor();
+    assert.match((await page.locator('#invite-link').innerText()).trim(), /\/sign-up\?invite=svc_inv_/);
+    // A refusal comes back as the page with the message (here: already a member).
+    await label(page, 'Email').fill('mia@example.com');
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await page.getByRole('alert').getByText('mia@example.com is already a member of this workspace.').waitFor();
+    await ctx.close();
+  });
+
   test('no console error or CSP violation on any page', () => {
     assert.deepEqual(w.problems, []);
   });

@@ -73,8 +73,17 @@ export async function checkPage(page: Page, name: string, o: CheckOptions = {}):
     assert.ok(overflow <= 1, `${name}: the page scrolls sideways at ${w} px (${overflow} px too wide)`);
   }
   if (size) await page.setViewportSize(size);
+  await axe(page, name);
+  // The dark scheme (prefers-color-scheme) gets its own screenshot and contrast check.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SCREENSHOTS, `${file}-dark.png`), fullPage: true });
+  await axe(page, `${name} (dark)`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function axe(page: Page, name: string): Promise<void> {
   // Evaluated through the DevTools protocol, not a <script> tag: the page's CSP stays strict.
-  await page.evaluate(AXE);
+  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(AXE);
   const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
     violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
   };

@@ -73,6 +73,7 @@ ${table('Invitations', ['Email', 'Role', 'Status', 'Delivery', 'Expires', 'Code'
   web.get('/members', async (c, s) => {
     const members = await listMembers(core.db, s.workspace.id);
     const admin = may(s, 'admin');
+    const owners = members.filter((m) => m.role === 'owner').length;
     const manages = (role: Role) => admin && (s.workspace.role === 'owner' || role !== 'owner');
     return web.page(c, {
       title: 'Members',
@@ -83,11 +84,11 @@ ${table('Members', ['Name', 'Email', 'Role', 'Joined', 'Actions'], members.map((
   const f = new Fields({ role: m.role }, {}, `m-${m.userId}`);
   return html`<tr><td>${m.name}${self ? ' (you)' : ''}</td><td>${m.email}</td><td>${
     manages(m.role) && !self
-      ? form(s.csrf, `/members/${m.userId}/role`, html`${f.select(`Role of ${m.name}`, 'role', grantable(s))}<button type="submit" class="secondary">Change role</button>`, { inline: true })
+      ? form(s.csrf, `/members/${m.userId}/role`, html`${f.select(`Role of ${m.name}`, 'role', grantable(s), { hideLabel: true })}<button type="submit" class="secondary">Change role</button>`, { inline: true })
       : m.role
   }</td><td>${time(m.joinedAt)}</td><td>${
     self
-      ? button(s.csrf, `/members/${m.userId}/remove`, 'Leave workspace', { danger: true })
+      ? m.role === 'owner' && owners <= 1 ? nothing : button(s.csrf, `/members/${m.userId}/remove`, 'Leave workspace', { danger: true })
       : manages(m.role) ? button(s.csrf, `/members/${m.userId}/remove`, 'Remove', { danger: true, title: `Remove ${m.name}` }) : nothing
   }</td></tr>`;
 }))}

@@ -35,12 +35,18 @@ export interface RunView {
   events: ReadEvent[];
 }
 
+/** Steps and events shown at once: the latest ones (a long run's page stays small; `all` shows every one). */
+export const RECENT = 50;
+
 /** The content of the live region. `csrf` is set when the viewer may decide the approval. */
-export function runLive(v: RunView, csrf: string | undefined): Html {
-  const { run, steps, events } = v;
-  const usage = usageTotals(steps);
+export function runLive(v: RunView, csrf: string | undefined, o: { all?: boolean } = {}): Html {
+  const { run } = v;
+  const steps = o.all ? v.steps : v.steps.slice(-RECENT);
+  const events = o.all ? v.events : v.events.slice(-RECENT);
+  const more = !o.all && (v.steps.length > RECENT || v.events.length > RECENT);
+  const usage = usageTotals(v.steps);
   const over = TERMINAL.has(run.status);
-  const waiting = run.status === 'waiting_input' && run.approval_id ? steps.find((s) => s.status === 'waiting_approval') : undefined;
+  const waiting = run.status === 'waiting_input' && run.approval_id ? v.steps.find((s) => s.status === 'waiting_approval') : undefined;
   return html`<div${over ? html` data-terminal` : nothing}>
 <p class="run-status" role="status">Status: ${badge(run.status)}${over ? nothing : html` <span class="muted">(updates as it happens)</span>`}</p>
 ${waiting && csrf
@@ -58,7 +64,8 @@ ${facts([
   ['Model calls', usage.modelCalls],
 ])}
 <h2>Steps</h2>
-${table('Steps', ['#', 'Kind', 'Name', 'Status', 'Tokens', 'Result'], steps.map((s) => html`<tr><td>${s.seq}</td><td>${s.kind}</td><td>${s.kind === 'model' ? html`<code>${s.model ?? ''}</code>` : html`<code>${s.name ?? ''}</code>`}</td><td>${badge(s.status === 'waiting_approval' ? 'waiting_input' : s.status)}</td><td class="num">${Number(s.total_tokens) || ''}</td><td>${s.kind === 'model' ? cut(modelOutput(s), 160) : s.error ? cut(s.error, 160) : cut(s.output, 160)}${s.kind === 'tool' && s.input ? html`<details><summary>Call of ${s.name ?? 'tool'} #${s.seq}</summary><pre>${cut(pretty(s.input), 4000)}</pre>${s.output ? html`<pre>${cut(s.output, 4000)}</pre>` : nothing}</details>` : nothing}</td></tr>`), 'No step yet.')}
+${more ? html`<p>The latest ${RECENT} of ${v.steps.length} steps and of ${v.events.length} events. <a href="/runs/${run.id}?all=1">Show all</a></p>` : nothing}
+${table('Steps', ['#', 'Kind', 'Name', 'Status', 'Tokens', 'Result'], steps.map((s) => html`<tr><td>${s.seq}</td><td>${s.kind}</td><td>${s.kind === 'model' ? html`<code>${s.model ?? ''}</code>` : html`<code>${s.name ?? ''}</code>`}</td><td>${badge(s.status === 'waiting_approval' ? 'waiting_input' : s.status)}</td><td class="num">${Number(s.total_tokens) || ''}</td><td>${s.kind === 'model' ? cut(modelOutput(s), 160) : s.error ? cut(s.error, 160) : cut(s.output, 160)}${s.kind === 'tool' && s.input ? html`<details><summary>Call of ${s.name ?? 'tool'} #${s.seq}</summary><pre>${cut(pretty(s.input), 2000)}</pre>${s.output && s.output.length > 160 ? html`<pre>${cut(s.output, 2000)}</pre>` : nothing}</details>` : nothing}</td></tr>`), 'No step yet.')}
 <h2>Events</h2>
 ${table('Events', ['#', 'Event', 'Time'], events.map((e) => html`<tr><td>${e.seq}</td><td><code>${e.kind}</code></td><td>${time(e.created_at)}</td></tr>`), 'No event yet.')}
 </div>`;

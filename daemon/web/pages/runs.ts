@@ -45,12 +45,13 @@ ${pager(base, next, !before)}`,
 
   web.get('/runs/:id', async (c, s) => {
     const v = await runViewOf(core, s, c.req.param('id')!);
+    const all = c.req.query('all') === '1';
     return web.page(c, {
       title: `Run of ${v.agentName}`,
       section: '/runs',
       body: html`<p><code>${v.run.id}</code> · <a href="/agents/${v.run.agent_id}">${v.agentName}</a> (version ${v.run.agent_version})${v.run.conversation_id ? html` · <a href="/conversations/${v.run.conversation_id}">conversation</a>` : ''}</p>
 <h2>Input</h2><pre>${cut(v.run.input_text, 20_000)}</pre>
-<div id="run-live" data-live="/runs/${v.run.id}/live">${runLive(v, s.csrf)}</div>`,
+<div id="run-live" data-live="/runs/${v.run.id}/live${all ? '?all=1' : ''}">${runLive(v, s.csrf, { all })}</div>`,
     });
   });
 
@@ -59,7 +60,7 @@ ${pager(base, next, !before)}`,
     pageHeaders(c, pageState(c).nonce);
     if (!s) return c.text('Sign in again to follow this run.', 401);
     const v = await runViewOf(core, s, c.req.param('id')!);
-    return c.html(runLive(v, s.csrf));
+    return c.html(runLive(v, s.csrf, { all: c.req.query('all') === '1' }));
   });
 
   web.post('/runs/:id/approval', async (c, s, f) => {
