@@ -27,7 +27,7 @@ export function bodySchema(r: RequestDoc): Json {
 }
 
 const AUTH_TEXT: Record<Auth, string> = {
-  'session+csrf': 'Session cookie `service_session`; state-changing methods also need header `x-csrf-token` = the `service_csrf` cookie.',
+  'session+csrf': 'Session cookie `service_session` (set by POST /api/auth/login).',
   'bearer access token': 'Bearer access token `svc_pat_…` (POST /api/app/access-tokens). A session cookie is refused.',
   'bearer member key': 'Bearer member key `svc_live_…` (POST /api/app/keys). A session cookie is refused.',
   admin: 'An operator session (admin or owner of the operator workspace) or a Bearer admin token `svc_admin_…` with the scope `usage:read`.',
@@ -35,6 +35,8 @@ const AUTH_TEXT: Record<Auth, string> = {
   'path token': 'The token in the path is the only credential.',
   'shared secret header': 'Header `x-svc-webhook-secret` = SERVICE_INVITATION_EMAIL_SECRET.',
 };
+
+const CSRF_TEXT = ' Also header `x-csrf-token`: the value of the `service_csrf` cookie set beside it.';
 
 function security(op: Operation): Json[] {
   switch (op.auth) {
@@ -90,7 +92,7 @@ function operationObject(op: Operation): Json {
     operationId: operationId(op),
     tags: [op.tag],
     summary: op.summary,
-    description: [op.description, `**Authentication:** ${AUTH_TEXT[op.auth]}`].filter(Boolean).join('\n\n'),
+    description: [op.description, `**Authentication:** ${AUTH_TEXT[op.auth]}${op.auth === 'session+csrf' && STATE_CHANGING.has(op.method) ? CSRF_TEXT : ''}`].filter(Boolean).join('\n\n'),
     'x-svc-auth': op.auth,
   };
   if (params.length > 0) o.parameters = params;

@@ -26,7 +26,7 @@ export const AGENT_OPERATIONS: Operation[] = [
     request: {
       schema: AgentCreateBody,
       example: {
-        name: 'Release notes', instructions: 'Summarise the merged pull requests of the week.', providerAccountId: 'pa_…', model: 'openai/gpt-4.1-mini',
+        name: 'Release notes', instructions: 'Summarise the merged pull requests of the week.', providerAccountId: 'pa_…', model: 'lab-vllm/llama-3.1-8b',
         tools: [{ type: 'http_request', approval: 'always', config: { allowedHosts: ['api.github.com'] } }], settings: { temperature: 0.2, maxSteps: 8 },
       },
     },

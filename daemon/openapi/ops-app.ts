@@ -1,6 +1,7 @@
 // /api/app, first half: workspaces and members, invitations, tokens and keys, provider accounts,
 // gateway limits and conduit overrides.
 import { validate as validateConduit } from '../../core/gateway/settings.ts';
+import { PROVIDER_IDS } from '../../core/providers/types.ts';
 import { accessTokenBody, adminTokenBody, keyBody } from '../routes/credentials.ts';
 import { LimitsBody } from '../routes/gateway-settings.ts';
 import { createBody as InvitationBody } from '../routes/invitations.ts';
@@ -11,6 +12,7 @@ import type { Operation, QueryDoc } from './types.ts';
 const S = 'session+csrf' as const;
 const ALL: QueryDoc = { name: 'all', description: '`1` (or `true`): every one of the workspace, not only yours (admins and owners; any operator for admin tokens).', schema: { type: 'string', enum: ['1', 'true'] } };
 const CREDENTIAL = 'The token is in this answer only (`token`, beside `id`); later reads show `preview` (prefix + last 4).';
+const PROVIDERS = PROVIDER_IDS.filter((p) => p !== 'local').map((p) => `\`${p}\``).join(', ');
 const LIMITS_EXAMPLE = { requestsPerMinute: 600, tokensPerMinute: 200_000, tokensPerMonth: null };
 
 export const APP_OPERATIONS: Operation[] = [
@@ -67,7 +69,7 @@ export const APP_OPERATIONS: Operation[] = [
   {
     method: 'POST', path: '/api/app/provider-accounts', tag: 'Provider accounts', auth: S, summary: 'Connect a provider (admin+)',
     description:
-      '`provider`: openai, anthropic, gemini, openrouter, groq, mistral, deepseek, together, or `openai-compatible` (needs `baseUrl`). ' +
+      `\`provider\`: ${PROVIDERS}; \`openai-compatible\` needs \`baseUrl\` (the local target is not created here: it comes from LOCAL_LLM_BASE_URL). ` +
       '`slug` is the prefix of this account\'s model ids (`<slug>/<model>` in /api/v1/models): 1–40 lower-case letters, digits or dashes, not `local` or `service`, unique per workspace. ' +
       'When omitted it is derived from `name` (made unique with a suffix), so two `openai-compatible` accounts need no slug; an explicit slug that is taken is a 409 `slug_taken`. ' +
       '`apiKey` is sealed by the vault and never returned (`keyPreview` only). `models` restricts the account to these ids (else its server\'s list). `baseUrl` must reach a public address unless the operator allowed it (SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS).',
