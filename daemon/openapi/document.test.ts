@@ -72,4 +72,22 @@ describe('OpenAPI registry and document', () => {
     assert.ok(doc.components.schemas.Error && doc.components.schemas.OpenAIError);
     assert.equal(JSON.stringify(openApiDocument(), null, 2), openApiJson(), 'a fresh build gives the same bytes');
   });
+
+  test('the document holds together: refs resolve, security names a scheme, path parameters are declared, every operation has a 2xx', () => {
+    type Op = { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown>; security: Array<Record<string, unknown>> };
+    const doc = openApiDocument() as { paths: Record<string, Record<string, Op>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
+    const problems: string[] = [];
+    for (const ref of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) {
+      if (!doc.components.schemas[ref[1]!]) problems.push(`unresolved $ref ${ref[1]}`);
+    }
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const where = `${method} ${path}`;
+        for (const req of op.security) for (const name of Object.keys(req)) if (!doc.components.securitySchemes[name]) problems.push(`${where}: unknown scheme ${name}`);
+        for (const m of path.matchAll(/\{([^}]+)\}/g)) if (!op.parameters?.some((p) => p.in === 'path' && p.name === m[1])) problems.push(`${where}: {${m[1]}} not declared`);
+        if (!Object.keys(op.responses).some((s) => /^2\d\d$/.test(s))) problems.push(`${where}: no 2xx response`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
 });
