@@ -83,9 +83,12 @@ function operationObject(op: Operation): Json {
   }
   const responses: Json = {};
   const all = { ...commonErrors(op), ...op.responses };
-  for (const status of Object.keys(all).map(Number).sort((a, b) => a - b)) {
+  const statuses = Object.keys(all).map(Number).sort((a, b) => a - b);
+  const success = statuses.find((st) => st >= 200 && st < 300);
+  for (const status of statuses) {
     const r: Json = { description: all[status] };
     if (status >= 400) r.content = { 'application/json': { schema: { $ref: `#/components/schemas/${openai ? 'OpenAIError' : 'Error'}` } } };
+    else if (status === success && op.responseExample !== undefined) r.content = { 'application/json': { example: op.responseExample } };
     responses[String(status)] = r;
   }
   const o: Json = {

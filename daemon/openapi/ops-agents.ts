@@ -14,6 +14,12 @@ const TOOLS = [...toolRegistry.keys()].map((t) => `\`${t}\``).join(', ');
 const AGENT = '`{id, workspaceId, ownerUserId, name, instructions, providerAccountId, model, tools, settings, sharedWithWorkspace, latestVersion, createdAt, updatedAt}`';
 const SHARES = '`{agentId, workspace, userIds}`: who may run it besides its owner.';
 const MANAGE = 'The agent\'s owner, or an admin or owner of the workspace; others get 403 (404 when they cannot even see it).';
+const TOOL = { type: 'http_request', name: 'http_request', approval: 'always', config: { allowedHosts: ['api.github.com'] } };
+const AGENT_EXAMPLE = {
+  id: 'agt_…', workspaceId: 'ws_…', ownerUserId: 'usr_…', name: 'Release notes', instructions: 'Summarise the merged pull requests of the week.', providerAccountId: 'pa_…', model: 'lab-vllm/llama-3.1-8b',
+  tools: [TOOL], settings: { temperature: 0.2, maxSteps: 8 }, sharedWithWorkspace: false, latestVersion: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+};
+const SHARES_EXAMPLE = { agentId: 'agt_…', workspace: false, userIds: ['usr_…'] };
 const RUN = '`{runId, conversationId, status, outputText?, approvalId?, error?, errorCode?}` with `X-RateLimit-*` headers.';
 
 export const AGENT_OPERATIONS: Operation[] = [
@@ -30,6 +36,7 @@ export const AGENT_OPERATIONS: Operation[] = [
         tools: [{ type: 'http_request', approval: 'always', config: { allowedHosts: ['api.github.com'] } }], settings: { temperature: 0.2, maxSteps: 8 },
       },
     },
+    responseExample: AGENT_EXAMPLE,
     responses: { 201: `The agent: ${AGENT}.`, 400: '`unknown_tool`, `invalid_tool_name`, `duplicate_tool_name`, `invalid_tool_config`, `invalid_settings`, `provider_account_invalid`, `model_invalid`, or a schema error.', 403: 'Viewers may not create agents.' },
   },
   {
@@ -42,12 +49,17 @@ export const AGENT_OPERATIONS: Operation[] = [
     method: 'PATCH', path: '/api/app/agents/{id}', tag: 'Agents', auth: S, summary: 'Edit the draft',
     description: `Every field optional; \`tools\` and \`settings\` replace the whole list/object; \`null\` clears \`providerAccountId\` or \`model\`. Published versions do not change. ${MANAGE}`,
     request: { schema: AgentPatchBody, example: { instructions: 'Summarise the merged pull requests of the week, grouped by area.', settings: { temperature: 0 } } },
+    responseExample: { ...AGENT_EXAMPLE, instructions: 'Summarise the merged pull requests of the week, grouped by area.', settings: { temperature: 0 } },
     responses: { 200: 'The agent.', 400: 'As for create.', 403: 'Not yours to change.', 404: 'No such agent.' },
   },
   { method: 'DELETE', path: '/api/app/agents/{id}', tag: 'Agents', auth: S, summary: 'Delete an agent', description: MANAGE, responses: { 204: 'Deleted.', 403: 'Not yours to delete.', 404: 'No such agent.' } },
   {
     method: 'POST', path: '/api/app/agents/{id}/publish', tag: 'Agents', auth: S, summary: 'Publish the draft as the next version',
     description: `Freezes the draft as version N (1, 2, …); runs use the latest published version. The draft needs a provider account and a model that account serves (checked as a run would). No body. ${MANAGE}`,
+    responseExample: {
+      agentId: 'agt_…', workspaceId: 'ws_…', version: 1, name: 'Release notes', instructions: 'Summarise the merged pull requests of the week, grouped by area.', providerAccountId: 'pa_…',
+      model: 'lab-vllm/llama-3.1-8b', tools: [TOOL], settings: { temperature: 0 }, publishedBy: 'usr_…', publishedAt: '2026-01-01T00:00:00.000Z',
+    },
     responses: { 201: '`{agentId, workspaceId, version, name, instructions, providerAccountId, model, tools, settings, publishedBy, publishedAt}`.', 400: '`provider_account_invalid` or `model_invalid`: the draft could not run.', 403: 'Not yours to publish.', 404: 'No such agent.', 409: '`publish_conflict`: publish again.' },
   },
   { method: 'GET', path: '/api/app/agents/{id}/versions', tag: 'Agents', auth: S, summary: 'Published versions', responses: { 200: '`{data:[version…]}`.', 404: 'No such agent.' } },
@@ -57,11 +69,13 @@ export const AGENT_OPERATIONS: Operation[] = [
     method: 'POST', path: '/api/app/agents/{id}/shares', tag: 'Agents', auth: S, summary: 'Share with a member, or the whole workspace',
     description: `Either \`{userId}\` (a member of the agent's workspace: GET /api/app/members) or \`{workspace:true}\` (every member may run it). Sharing lets others *run* the published agent (with their own access tokens), not edit it. ${MANAGE}`,
     request: { schema: ShareBody, example: { userId: 'usr_…' } },
+    responseExample: SHARES_EXAMPLE,
     responses: { 200: SHARES, 400: '`not_a_member`: that user is not in the workspace.', 403: 'Not yours to share.', 404: 'No such agent.' },
   },
   {
     method: 'DELETE', path: '/api/app/agents/{id}/shares', tag: 'Agents', auth: S, summary: 'Stop sharing (same body as sharing)',
     request: { schema: ShareBody, example: { workspace: true } },
+    responseExample: SHARES_EXAMPLE,
     responses: { 200: SHARES, 403: 'Not yours to share.', 404: 'No such agent.' },
   },
   {

@@ -31,8 +31,12 @@ export const APP_OPERATIONS: Operation[] = [
 
   {
     method: 'POST', path: '/api/app/invitations', tag: 'Invitations', auth: S, summary: 'Invite someone (admin+)',
-    description: 'The sign-up link is `{SERVICE_APP_ORIGIN}/sign-up?invite=<token>`. Only an owner may invite an owner. With SERVICE_INVITATION_EMAIL_URL set, the invitation is also handed to the email relay (`deliveryStatus`). Inviting the same email again revokes the earlier pending invitation.',
+    description: 'The sign-up link is `{SERVICE_APP_ORIGIN}/sign-up?invite=<token>`. Only an owner may invite an owner. With SERVICE_INVITATION_EMAIL_URL set, the invitation is also handed to the email relay (`deliveryStatus`). Inviting the same email again revokes the earlier pending invitation (its id is in `replacedInvitationIds`).',
     request: { schema: InvitationBody, example: { email: 'grace@example.com', role: 'member' } },
+    responseExample: {
+      id: 'inv_…', workspaceId: 'ws_…', email: 'grace@example.com', role: 'member', status: 'pending', tokenPreview: 'svc_inv_…tlNy', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-08T00:00:00.000Z',
+      usedAt: null, revokedAt: null, deliveryStatus: 'not_sent', deliveryDetail: null, token: 'svc_inv_…', signUpUrl: 'https://svc.example.com/sign-up?invite=svc_inv_…', replacedInvitationIds: [],
+    },
     responses: { 201: 'The invitation with `token` (once).', 400: 'Not an email address, or no such role.', 403: 'Viewers and members may not invite; only owners invite owners.', 409: '`already_member`.' },
   },
   { method: 'GET', path: '/api/app/invitations', tag: 'Invitations', auth: S, summary: 'Invitations of the workspace (admin+)', responses: { 200: '`{data:[…]}` with `tokenPreview`, status pending|used|revoked|expired, delivery status.' } },
@@ -74,6 +78,10 @@ export const APP_OPERATIONS: Operation[] = [
       'When omitted it is derived from `name` (made unique with a suffix), so two `openai-compatible` accounts need no slug; an explicit slug that is taken is a 409 `slug_taken`. ' +
       '`apiKey` is sealed by the vault and never returned (`keyPreview` only). `models` restricts the account to these ids (else its server\'s list). `baseUrl` must reach a public address unless the operator allowed it (SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS).',
     request: { schema: ProviderCreateBody, example: { provider: 'openai-compatible', name: 'Lab vLLM', baseUrl: 'https://vllm.example.com/v1', apiKey: 'sk-…', models: ['llama-3.1-8b'] } },
+    responseExample: {
+      id: 'pa_…', workspaceId: 'ws_…', provider: 'openai-compatible', name: 'Lab vLLM', slug: 'lab-vllm', baseUrl: 'https://vllm.example.com/v1', keyPreview: '…4f2a', models: ['llama-3.1-8b'], enabled: true,
+      createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    },
     responses: { 201: 'The account (with its `slug`).', 400: '`invalid_provider`, `invalid_slug`, `base_url_required`, `api_key_required`, `invalid_base_url`, `base_url_not_public`, or a schema error.', 403: 'Needs admin or owner.', 409: '`slug_taken` (an explicit slug).' },
   },
   {

@@ -5,6 +5,7 @@ import { PasswordBody, SwitchBody } from '../routes/account.ts';
 import { LoginBody, RegisterBody, ResetBody } from '../routes/auth.ts';
 import type { Operation } from './types.ts';
 
+const ACCOUNT_EXAMPLE = { user: { id: 'usr_…', email: 'ada@example.com', name: 'Ada' }, workspaces: [{ id: 'ws_…', name: "Ada's workspace", role: 'owner' }] };
 const ACCOUNT = 'The account: `{"user":{"id","email","name"},"workspaces":[{"id","name","role"}]}`; sets the cookies `service_session` (HttpOnly) and `service_csrf` (send its value as `x-csrf-token` on state-changing requests).';
 
 export const AUTH_OPERATIONS: Operation[] = [
@@ -14,6 +15,7 @@ export const AUTH_OPERATIONS: Operation[] = [
     description:
       'The first account of an empty store becomes the owner of the operator workspace. After that `SERVICE_REGISTRATION_MODE` decides: `invite_only` needs the `invitationToken` issued for the same email (the session then acts in the inviting workspace), `open` lets anyone in. Every account also owns a workspace of its own. `name` defaults to the part of the email before `@`. Refusals are throttled per client address.',
     request: { schema: RegisterBody, example: { email: 'ada@example.com', password: 'correct horse battery', name: 'Ada', invitationToken: 'svc_inv_…' } },
+    responseExample: ACCOUNT_EXAMPLE,
     responses: { 201: ACCOUNT, 403: 'Invitation missing, invalid, or for another email.', 409: 'The email is taken.', 429: 'Too many refused sign-ups from this address (`Retry-After`).', 503: '`auth_busy`: too many password hashes waiting (`Retry-After`).' },
   },
   {
@@ -22,6 +24,7 @@ export const AUTH_OPERATIONS: Operation[] = [
     description:
       'Body: the email (any case; it is normalised) and the password. On success the response sets `service_session` (HttpOnly, SameSite=Lax, Secure in production) and `service_csrf` (readable); a session the browser already held is ended first. Scripts that need no browser should use a Bearer token instead (`POST /api/app/access-tokens`, `/api/app/keys`).',
     request: { schema: LoginBody, example: { email: 'ada@example.com', password: 'correct horse battery' } },
+    responseExample: ACCOUNT_EXAMPLE,
     responses: { 200: ACCOUNT, 401: 'Wrong email or password (`invalid_credentials`).', 429: '`too_many_attempts`: 10 wrong passwords per account or 30 per address in 15 minutes (`Retry-After`).', 503: '`auth_busy` (`Retry-After`).' },
   },
   {

@@ -31,7 +31,8 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 function operation(method: string, path: string, op: Json): Html {
   const params = (op.parameters as Json[] | undefined) ?? [];
   const body = op.requestBody as { required: boolean; description?: string; content: Record<string, { schema: unknown; example?: unknown }> } | undefined;
-  const responses = op.responses as Record<string, { description: string }>;
+  const responses = op.responses as Record<string, { description: string; content?: Record<string, { example?: unknown }> }>;
+  const answer = Object.values(responses).find((r) => r.content?.['application/json']?.example !== undefined)?.content!['application/json']!.example;
   return html`<section class="op" id="${op.operationId}">
 <h3><span class="m ${method}">${method}</span> <code>${path}</code></h3>
 <p><strong>${op.summary}</strong></p>
@@ -44,6 +45,7 @@ ${body
 <details><summary>Schema</summary><pre>${pretty(media.schema)}</pre></details>
 ${media.example !== undefined ? html`<p>Example:</p><pre>${pretty(media.example)}</pre>` : html``}`)
     : html``}
+${answer !== undefined ? html`<details><summary>Example answer</summary><pre>${pretty(answer)}</pre></details>` : html``}
 <h4>Responses</h4><table>${Object.entries(responses).map(([status, r]) => html`<tr><td>${status}</td><td>${inline(r.description)}</td></tr>`)}</table>
 </section>`;
 }

@@ -40,6 +40,8 @@ export interface Operation {
   auth: Auth;
   query?: QueryDoc[];
   request?: RequestDoc;
+  /** An example of the success answer (the first 2xx); the examples test compares its shape with a real one. */
+  responseExample?: unknown;
   /** Status → what it means. Common errors (400 bad body, 401, CSRF 403) are added by the builder. */
   responses: Record<number, string>;
 }

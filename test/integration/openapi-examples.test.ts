@@ -1,6 +1,7 @@
 // The documented examples of the routes issue 17 names (sign-up, sign-in and its CSRF value,
 // provider accounts and their slug, agent create/patch/publish/share, invitations) work as written
-// against the real app: only the `…` placeholders are replaced by the ids the journey created.
+// against the real app (only the `…` placeholders are replaced by the ids the journey created), and
+// the documented answers have the shape of the real ones.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApp, type App } from '../../daemon/app.ts';
@@ -14,6 +15,20 @@ function example(method: string, path: string, fill: Record<string, string> = {}
   const op = OPERATIONS.find((o) => o.method === method && o.path === path);
   assert.ok(op?.request?.example, `${method} ${path} has an example`);
   return JSON.parse(JSON.stringify(op.request.example), (_k, v: unknown) => (typeof v === 'string' && v in fill ? fill[v] : v)) as Body;
+}
+
+/** Keys all the way down (arrays by their first element): what a documented answer must match. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length > 0 ? [shape(v[0])] : [];
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Body)[k])]));
+  return v === null ? null : typeof v;
+}
+
+/** The documented answer of an operation has the shape of the real one. */
+function answers(method: string, path: string, real: unknown): void {
+  const op = OPERATIONS.find((o) => o.method === method && o.path === path);
+  assert.ok(op?.responseExample, `${method} ${path} documents an answer`);
+  assert.deepEqual(shape(op.responseExample), shape(real), `${method} ${path}: documented answer vs real answer`);
 }
 
 describe('documented examples, sent as written', () => {
@@ -36,6 +51,7 @@ describe('documented examples, sent as written', () => {
     assert.equal((await send('POST', '/api/auth/register', owner)).status, 201);
     const login = await send('POST', '/api/auth/login', example('POST', '/api/auth/login'));
     assert.equal(login.status, 200, JSON.stringify(login.body));
+    answers('POST', '/api/auth/login', login.body);
     // The CSRF value is the service_csrf cookie set beside the session, as the document says.
     const cookie = (name: string) => login.cookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith(`${name}=`))!;
     const csrf = cookie('service_csrf').split('=')[1]!;
@@ -47,6 +63,7 @@ describe('documented examples, sent as written', () => {
     const first = await call('POST', '/api/app/provider-accounts', acct);
     assert.equal(first.status, 201, JSON.stringify(first.body));
     assert.equal(first.body.slug, 'lab-vllm');
+    answers('POST', '/api/app/provider-accounts', first.body);
     const second = await call('POST', '/api/app/provider-accounts', acct);
     assert.equal(second.status, 201, JSON.stringify(second.body));
     assert.notEqual(second.body.slug, 'lab-vllm');
@@ -57,23 +74,30 @@ describe('documented examples, sent as written', () => {
     const agent = await call('POST', '/api/app/agents', example('POST', '/api/app/agents', { 'pa_…': String(first.body.id) }));
     assert.equal(agent.status, 201, JSON.stringify(agent.body));
     const id = String(agent.body.id);
+    answers('POST', '/api/app/agents', agent.body);
     const patched = await call('PATCH', `/api/app/agents/${id}`, example('PATCH', '/api/app/agents/{id}'));
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    answers('PATCH', '/api/app/agents/{id}', patched.body);
     const published = await call('POST', `/api/app/agents/${id}/publish`);
     assert.equal(published.status, 201, JSON.stringify(published.body));
     assert.equal(published.body.version, 1);
+    answers('POST', '/api/app/agents/{id}/publish', published.body);
 
     // A member by the invitation example and the register example, then the share examples.
     const inv = await call('POST', '/api/app/invitations', example('POST', '/api/app/invitations'));
     assert.equal(inv.status, 201, JSON.stringify(inv.body));
+    answers('POST', '/api/app/invitations', inv.body);
     const grace = await send('POST', '/api/auth/register', example('POST', '/api/auth/register', { 'ada@example.com': 'grace@example.com', 'svc_inv_…': String(inv.body.token) }));
     assert.equal(grace.status, 201, JSON.stringify(grace.body));
+    answers('POST', '/api/auth/register', grace.body);
     const graceId = String((grace.body.user as Body).id);
     const shared = await call('POST', `/api/app/agents/${id}/shares`, example('POST', '/api/app/agents/{id}/shares', { 'usr_…': graceId }));
     assert.equal(shared.status, 200, JSON.stringify(shared.body));
     assert.deepEqual(shared.body.userIds, [graceId]);
+    answers('POST', '/api/app/agents/{id}/shares', shared.body);
     const unshared = await call('DELETE', `/api/app/agents/${id}/shares`, example('DELETE', '/api/app/agents/{id}/shares'));
     assert.equal(unshared.status, 200, JSON.stringify(unshared.body));
     assert.equal(unshared.body.workspace, false);
+    answers('DELETE', '/api/app/agents/{id}/shares', unshared.body);
   });
 });
