@@ -13,6 +13,7 @@ import { activationRoutes } from './routes/activation.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { appSurface } from './routes/app-surface.ts';
 import { authRoutes } from './routes/auth.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { publicShareRoutes } from './routes/public-share.ts';
 import { publicWebhookRoutes } from './routes/public-webhooks.ts';
 import { gatewayRoutes } from './routes/v1/index.ts';
@@ -59,6 +60,7 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
   app.route('/api/activation', activationRoutes(core));
   app.route('/api/v1', gatewayRoutes(core, opts.gateway));
   app.route('/api/agents', runRoutes(core));
+  app.route('/api', openApiRoutes());
   app.route('/', workbenchRoutes(core));
   opts.routes?.(app, core);
 

@@ -44,7 +44,7 @@ export class ConduitSettings {
   }
 }
 
-function validate(v: unknown): ConduitOverrides {
+export function validate(v: unknown): ConduitOverrides {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw badRequest('invalid_request', 'Body must be an object like {"families": {"code": ["provider/model", "anthropic/claude-*"]}}.');
   const keys = Object.keys(v);
   if (keys.some((k) => k !== 'families')) throw badRequest('invalid_request', 'Only "families" may be set.', keys.find((k) => k !== 'families'));

@@ -9,8 +9,8 @@ import { readJson } from '../middleware/json-body.ts';
 import { accountsDeps, clearSessionCookies, requireSession } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
-const SwitchBody = z.strictObject({ workspaceId: z.string().min(1).max(100) });
-const PasswordBody = z.strictObject({ currentPassword: z.string().max(1024), newPassword: z.string().max(1024) });
+export const SwitchBody = z.strictObject({ workspaceId: z.string().min(1).max(100) });
+export const PasswordBody = z.strictObject({ currentPassword: z.string().max(1024), newPassword: z.string().max(1024) });
 
 /** The workspace an invited user joined (the first one that is not their own). */
 export async function invitingWorkspace(core: Core, userId: string): Promise<string | undefined> {

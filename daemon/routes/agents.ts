@@ -38,9 +38,9 @@ const fields = {
   tools: z.array(Tool).max(100).optional(),
   settings: SettingsSchema.optional(),
 };
-const CreateBody = z.strictObject(fields);
-const PatchBody = z.strictObject({ ...fields, name: fields.name.optional(), instructions: fields.instructions.optional() });
-const ShareBody = z.union([z.strictObject({ userId: z.string().min(1).max(100) }), z.strictObject({ workspace: z.literal(true) })]);
+export const CreateBody = z.strictObject(fields);
+export const PatchBody = z.strictObject({ ...fields, name: fields.name.optional(), instructions: fields.instructions.optional() });
+export const ShareBody = z.union([z.strictObject({ userId: z.string().min(1).max(100) }), z.strictObject({ workspace: z.literal(true) })]);
 
 const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, workspaceId: c.get('workspace').id, role: c.get('workspace').role });
 

@@ -5,7 +5,7 @@ import type { Core } from '../../core/index.ts';
 import { readJson } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
-const LinkBody = z.strictObject({ version: z.number().int().min(1).max(1_000_000_000).optional() });
+export const LinkBody = z.strictObject({ version: z.number().int().min(1).max(1_000_000_000).optional() });
 
 /**
  * `POST /api/app/apps/:appId/preview-links` → 201 `{url, expiresAt}`: a capability link to the

@@ -20,20 +20,20 @@ import { accountRoutes, invitingWorkspace } from './account.ts';
 const noControlChars = (s: string) => !/[\p{Cc}\u2028\u2029]/u.test(s);
 
 /** Strict allowlists: an extra key (a `role`, an owner, a `__proto__`) is a 400, never ignored. */
-const RegisterBody = z.strictObject({
+export const RegisterBody = z.strictObject({
   email: z.string().max(320),
   password: z.string().min(8).max(1024),
   name: z.string().trim().min(1).max(200).refine(noControlChars, 'must not contain control characters').optional(),
   invitationToken: z.string().max(200).optional(),
 });
 
-const LoginBody = z.strictObject({
+export const LoginBody = z.strictObject({
   email: z.string().max(320),
   // No minimum: a short password is simply wrong (401), like any other wrong password.
   password: z.string().max(1024),
 });
 
-const ResetBody = z.strictObject({
+export const ResetBody = z.strictObject({
   token: z.string().max(200),
   newPassword: z.string().max(1024),
 });

@@ -22,15 +22,15 @@ const name = z.string().trim().min(1).max(200);
 const expiresAt = z.iso.datetime({ offset: true }).optional();
 const positive = z.int().positive();
 
-const accessTokenBody = z.strictObject({ name, expiresAt });
-const keyBody = z.strictObject({
+export const accessTokenBody = z.strictObject({ name, expiresAt });
+export const keyBody = z.strictObject({
   name,
   expiresAt,
   limits: z
     .strictObject({ requestsPerMinute: positive.optional(), tokensPerMinute: positive.optional(), tokensPerMonth: positive.optional() })
     .optional(),
 });
-const adminTokenBody = z.strictObject({
+export const adminTokenBody = z.strictObject({
   name,
   expiresAt,
   scopes: z.array(z.enum(ADMIN_SCOPES)).min(1).max(ADMIN_SCOPES.length),

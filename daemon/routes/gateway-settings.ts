@@ -10,7 +10,7 @@ import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
 const limit = (max: number) => z.number().int().min(1).max(max).nullable();
-const LimitsBody = z.strictObject({
+export const LimitsBody = z.strictObject({
   requestsPerMinute: limit(10_000_000),
   tokensPerMinute: limit(1_000_000_000),
   tokensPerMonth: limit(Number.MAX_SAFE_INTEGER),

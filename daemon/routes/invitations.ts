@@ -17,7 +17,7 @@ import type { AppEnv } from '../types.ts';
 
 // Shape only; the service checks the role name and the address, so the API and `svc invite`
 // refuse the same inputs with the same messages.
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   email: z.string().max(320),
   role: z.string().max(16),
 });

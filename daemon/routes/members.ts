@@ -9,7 +9,7 @@ import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
-const RoleBody = z.strictObject({ role: z.enum(ROLES) });
+export const RoleBody = z.strictObject({ role: z.enum(ROLES) });
 
 /**
  * Workspaces and members of the active workspace (`/api/app`, behind session + workspace

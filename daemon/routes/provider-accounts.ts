@@ -10,7 +10,7 @@ import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
 const models = z.array(z.string().min(1).max(200)).max(1000);
-const CreateBody = z.strictObject({
+export const CreateBody = z.strictObject({
   provider: z.string().min(1).max(40),
   name: z.string().trim().min(1).max(200),
   slug: z.string().min(1).max(40).optional(),
@@ -18,7 +18,7 @@ const CreateBody = z.strictObject({
   baseUrl: z.string().min(1).max(2048).optional(),
   models: models.optional(),
 });
-const PatchBody = z.strictObject({
+export const PatchBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   apiKey: z.string().min(1).max(4096).nullable().optional(),
   baseUrl: z.string().min(1).max(2048).nullable().optional(),

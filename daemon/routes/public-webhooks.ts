@@ -55,7 +55,7 @@ function trigger(core: Core, fn: (d: TriggerDeps, cred: string, readBody: () => 
   };
 }
 
-const deliveryResult = z.strictObject({
+export const deliveryResult = z.strictObject({
   invitationId: z.string().min(1).max(64),
   status: z.enum(['sent', 'delivered', 'bounced', 'failed']),
   detail: z.string().max(1000).optional(),

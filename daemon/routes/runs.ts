@@ -15,7 +15,7 @@ import { readJson } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
 const MAX_INPUT = 100_000;
-const StartBody = z
+export const StartBody = z
   .strictObject({
     inputText: z.string().max(MAX_INPUT).optional(),
     input: z.string().max(MAX_INPUT).optional(),
@@ -26,7 +26,7 @@ const StartBody = z
   .refine((b) => b.inputText !== undefined || b.input !== undefined, { message: 'inputText (or input) is required', path: ['inputText'] })
   .refine((b) => !(b.inputText !== undefined && b.input !== undefined && b.inputText !== b.input), { message: 'give inputText or input, not two different texts', path: ['input'] })
   .refine((b) => !(b.conversation === true && b.conversationId !== undefined), { message: 'give conversation: true (new) or conversationId (continue), not both', path: ['conversationId'] });
-const DecisionBody = z.strictObject({ decision: z.enum(['approve', 'reject']) });
+export const DecisionBody = z.strictObject({ decision: z.enum(['approve', 'reject']) });
 
 /** The start answer: SPEC's fields, present only when they apply. */
 export function startView(r: RunRow) {

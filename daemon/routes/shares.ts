@@ -5,7 +5,7 @@ import { createShare, listShares, revokeShare, type ShareDeps } from '../../core
 import { readJson } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
-const CreateBody = z.strictObject({ kind: z.enum(['run', 'conversation']), id: z.string().min(1).max(100) });
+export const CreateBody = z.strictObject({ kind: z.enum(['run', 'conversation']), id: z.string().min(1).max(100) });
 
 export const shareDeps = (core: Core): ShareDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN });
 

@@ -17,11 +17,11 @@ const fields = {
   notifyUrl: z.string().min(1).max(2048).nullable().optional(),
   enabled: z.boolean().optional(),
 };
-const CreateBody = z.strictObject({ ...fields, inputTemplate: fields.inputTemplate.optional(), inputText: fields.inputTemplate.optional() }).refine(
+export const CreateBody = z.strictObject({ ...fields, inputTemplate: fields.inputTemplate.optional(), inputText: fields.inputTemplate.optional() }).refine(
   (b) => (b.inputTemplate ?? b.inputText) !== undefined,
   { message: 'inputTemplate is required', path: ['inputTemplate'] },
 );
-const PatchBody = z.strictObject({
+export const PatchBody = z.strictObject({
   ...fields,
   name: fields.name.optional(),
   agentId: fields.agentId.optional(),

@@ -273,6 +273,9 @@ export function matrixRows(h: MatrixContext): Row[] {
       prepare: async () => ({ path: `/api/activation/${h.W}` }),
       expect: [200, 200, 200, 200, 200, 200, 200],
     },
+    // The API reference (issue 17): its shape only, for anyone.
+    { method: 'GET', route: '/api/openapi.json', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
+    { method: 'GET', route: '/api/docs', surface: 'public', expect: [200, 200, 200, 200, 200, 200, 200] },
     // Gateway settings (issue 4): everyone in W reads; admins and owners write.
     { method: 'GET', route: '/api/app/provider-accounts', surface: 'session', expect: [401, 401, 200, 200, 200, 200, 403] },
     {

@@ -170,7 +170,8 @@ describe('access matrix (issue 3 routes × callers)', () => {
   const COVERED = (path: string) =>
     path.startsWith('/api/auth/') || path.startsWith('/api/app/') || path.startsWith('/api/admin/') || path.startsWith('/api/v1/') ||
     path.startsWith('/api/public/webhooks/') || path === '/sign-up' || path === '/sign-in' || path === '/' ||
-    path.startsWith('/api/public/share/') || path === '/api/activation' || path.startsWith('/api/activation/');
+    path.startsWith('/api/public/share/') || path === '/api/activation' || path.startsWith('/api/activation/') ||
+    path === '/api/openapi.json' || path === '/api/docs';
 
   async function headersFor(row: Row, who: Who): Promise<Record<string, string>> {
     const ownerCookie = () => people.owner.headers({ workspace: W });

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { openApiJson } from '../openapi/document.ts';
+import { renderDocs } from '../openapi/page.ts';
+import type { AppEnv } from '../types.ts';
+
+/**
+ * `GET /api/openapi.json` and `GET /api/docs`: public, the API's shape only (docs/public-endpoints.md).
+ * The document is built once per process, so every answer is the same bytes.
+ */
+export function openApiRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  // Rendered once (about 0.1 s); each answer only puts its own nonce in the slot.
+  const SLOT = 'svc-nonce-slot';
+  let page: string | undefined;
+  app.get('/openapi.json', (c) => c.body(openApiJson(), 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' }));
+  app.get('/docs', (c) => {
+    const nonce = randomBytes(16).toString('base64');
+    c.header('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+    c.header('X-Frame-Options', 'DENY');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'same-origin');
+    c.header('Cache-Control', 'no-cache');
+    page ??= renderDocs(JSON.parse(openApiJson()) as Record<string, unknown>, SLOT);
+    return c.html(page.replace(SLOT, nonce));
+  });
+  return app;
+}
