@@ -24,7 +24,7 @@ export function time(iso: string | null | undefined): Html {
 const STATUS_TONE: Record<string, string> = {
   completed: 'ok', active: 'ok', pending: 'info', used: 'ok', delivered: 'ok', sent: 'ok', enabled: 'ok',
   queued: 'info', running: 'info', waiting_input: 'warn', not_sent: 'muted',
-  failed: 'bad', cancelled: 'muted', timed_out: 'bad', revoked: 'muted', expired: 'muted', bounced: 'bad', disabled: 'muted',
+  failed: 'bad', cancelled: 'muted', timed_out: 'bad', revoked: 'muted', expired: 'muted', bounced: 'bad', disabled: 'muted', unreachable: 'bad',
 };
 
 /** A status word with a tone the stylesheet colours (the word itself carries the meaning). */

@@ -53,7 +53,7 @@ describe('workbench pages (in process)', () => {
   let people: Cast;
 
   before(async () => {
-    fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
+    fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     app = createApp(fx.core);
     people = await cast(fx.core);
   });
@@ -98,6 +98,20 @@ describe('workbench pages (in process)', () => {
       assert.doesNotMatch(html, /href="\/(agents\/new|invitations)"/, p);
     }
     await setActiveWorkspace(accountsDeps(fx.core), viewer.token, viewer.ownWorkspace);
+  });
+
+  test('a provider account whose server does not answer stays listed, marked unreachable', async () => {
+    const { refusingUrl } = await import('../helpers/fake-upstream.ts');
+    const owner = people.owner;
+    await setActiveWorkspace(accountsDeps(fx.core), owner.token, people.workspace);
+    const r = await app.request('/api/app/provider-accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...cookieOf(owner), 'x-csrf-token': owner.csrf },
+      body: JSON.stringify({ provider: 'openai-compatible', name: 'Basement GPU', baseUrl: await refusingUrl() }),
+    });
+    assert.equal(r.status, 201, await r.clone().text());
+    const page = await (await app.request('/provider-accounts', { headers: cookieOf(owner) })).text();
+    assert.match(page, /Basement GPU<\/a><\/td>.*?<code>basement-gpu<\/code>.*?<span class="badge bad">unreachable<\/span>/s);
   });
 
   test('a signed-out visit is sent to sign in and back; `next` never leaves the site', async () => {

@@ -21,6 +21,8 @@ export function providerPages(web: Web): void {
 
   const listPage = async (c: WebContext, s: Session, values: Record<string, string> = {}, errors: Errors = {}, status = 200) => {
     const accounts = await listAccounts(rt().accounts, s.workspace.id);
+    // An account whose server does not list its models stays listed, marked, instead of vanishing.
+    const unreachable = new Set(await rt().catalogue.unavailable(s.workspace.id));
     const f = new Fields(values, errors, 'pa');
     const admin = may(s, 'admin');
     return web.page(c, {
@@ -28,12 +30,12 @@ export function providerPages(web: Web): void {
       section: '/provider-accounts',
       status,
       body: html`<p>Where this workspace's models come from. Model ids are <code>&lt;slug&gt;/&lt;model&gt;</code>, as <code>/api/v1/models</code> lists them.</p>
-${table('Provider accounts', ['Name', 'Provider', 'Slug', 'Key', 'Status', 'Added'], accounts.map((a) => html`<tr><td><a href="/provider-accounts/${a.id}">${a.name}</a></td><td>${PROVIDERS[a.provider]?.label ?? a.provider}</td><td><code>${a.slug}</code></td><td>${a.keyPreview ?? html`<span class="muted">none</span>`}</td><td>${badge(a.enabled ? 'enabled' : 'disabled')}</td><td>${a.id === LOCAL_ACCOUNT_ID ? html`<span class="muted">LOCAL_LLM_BASE_URL</span>` : time(a.createdAt)}</td></tr>`), 'No provider account yet.')}
+${table('Provider accounts', ['Name', 'Provider', 'Slug', 'Key', 'Status', 'Added'], accounts.map((a) => html`<tr><td><a href="/provider-accounts/${a.id}">${a.name}</a></td><td>${PROVIDERS[a.provider]?.label ?? a.provider}</td><td><code>${a.slug}</code></td><td>${a.keyPreview ?? html`<span class="muted">none</span>`}</td><td>${badge(!a.enabled ? 'disabled' : unreachable.has(a.slug) ? 'unreachable' : 'enabled')}</td><td>${a.id === LOCAL_ACCOUNT_ID ? html`<span class="muted">LOCAL_LLM_BASE_URL</span>` : time(a.createdAt)}</td></tr>`), 'No provider account yet.')}
 ${admin
   ? html`<h2 id="add">Add a provider account</h2>${f.summary()}${form(s.csrf, '/provider-accounts', html`
 ${f.select('Provider', 'provider', CHOICES, { value: 'openai-compatible' })}
 ${f.input('Name', 'name', { required: true, maxlength: 200, placeholder: 'Home GPU server' })}
-${f.input('Slug', 'slug', { maxlength: 40, hint: 'The prefix of its model ids (lower-case letters, digits, dashes). Default: the provider.' })}
+${f.input('Slug', 'slug', { maxlength: 40, hint: 'The prefix of its model ids (lower-case letters, digits, dashes). Default: made from the name.' })}
 ${f.input('Base URL', 'baseUrl', { type: 'url', maxlength: 2048, hint: 'Needed for OpenAI-compatible servers, e.g. http://gpu-box:8000/v1.' })}
 ${f.input('API key', 'apiKey', { type: 'password', autocomplete: 'off', maxlength: 4096, hint: 'Stored encrypted; never shown again.' })}
 ${f.input('Models', 'models', { maxlength: 4000, hint: 'Only these models (separated by commas). Empty: whatever the server lists.' })}
