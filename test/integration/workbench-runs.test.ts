@@ -29,7 +29,7 @@ describe('workbench runs (in process, queued)', () => {
   let agentId: string;
 
   before(async () => {
-    fx = await testCore({ env: { SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true' } });
+    fx = await testCore({ env: { SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     app = createApp(fx.core);
     people = await cast(fx.core);
     up = await fakeOpenAi();
@@ -43,10 +43,11 @@ describe('workbench runs (in process, queued)', () => {
     worker = queueOf(fx.core).worker({ concurrency: 1, leaseMs: 5000, maxIdleMs: 10 });
     void worker.start();
   });
+  // Optional chaining: a failed before() must still close what it opened, or the file never ends.
   after(async () => {
-    await worker.stop();
-    await up.close();
-    await fx.cleanup();
+    await worker?.stop();
+    await up?.close();
+    await fx?.cleanup();
   });
 
   async function fragment(runId: string, p: Person = people.owner): Promise<string> {
