@@ -67,6 +67,7 @@ describe('generated apps in a browser (built binary, SQLite)', () => {
   let session: Record<string, string>;
   let link: { url: string; expiresAt: string };
   let appId: string;
+  let runId: string;
 
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = session) => {
     const r = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -102,6 +103,7 @@ describe('generated apps in a browser (built binary, SQLite)', () => {
     const bearer = { authorization: `Bearer ${token}` };
     const run = await call('POST', `/api/agents/${agent.body.id}/runs`, { inputText: 'build me an app' }, bearer);
     assert.equal(run.body.status, 'completed', run.text);
+    runId = run.body.runId;
     const read = await call('GET', `/api/agents/${agent.body.id}/runs/${run.body.runId}`, undefined, bearer);
     appId = read.body.apps[0].appId;
     const l = await call('POST', `/api/app/apps/${appId}/preview-links`);
@@ -160,6 +162,25 @@ describe('generated apps in a browser (built binary, SQLite)', () => {
     // No request to the preview origin carried a cookie.
     assert.ok(previewRequests.length >= 5, `${previewRequests.length} preview requests`);
     assert.ok(previewRequests.every((h) => h.cookie === undefined), JSON.stringify(previewRequests.map((h) => h.cookie)));
+    await page.close();
+  });
+
+  test('the workbench run page frames the app from the preview origin; its scripts run there', async () => {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    const res = await page.goto(`${appOrigin}/runs/${runId}`);
+    assert.equal(res?.status(), 200);
+    const frameEl = page.locator('section.app-preview iframe');
+    assert.match((await frameEl.getAttribute('src')) ?? '', /^http:\/\/preview\.localhost:\d+\/p\//);
+    const frame = await (await frameEl.elementHandle())!.contentFrame();
+    assert.ok(frame, 'the frame loaded');
+    await frame.waitForFunction(() => document.getElementById('status')?.textContent === 'done', undefined, { timeout: 15_000 });
+    assert.equal(await frame.evaluate(() => origin), 'null', 'the framed app runs in an opaque origin');
+    await shot(page, 'run-page-with-app');
+    assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/.test(p)), [], 'no CSP violation on the run page');
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 // Runs: the caller's runs in the active workspace (newest first, paginated), and the run page that
 // follows a run as it happens and lets its owner approve or reject a tool call.
+import { previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { getRun } from '../../../core/runs/repo.ts';
@@ -28,6 +29,7 @@ export async function runViewOf(core: Core, s: Session, runId: string): Promise<
 
 export function runPages(web: Web): void {
   const { core } = web;
+  const preview = previewLinkDeps(core.config, core.secrets, core.clock);
 
   web.get('/runs', async (c, s) => {
     const agentId = c.req.query('agent') || undefined;
@@ -46,12 +48,17 @@ ${pager(base, next, !before)}`,
   web.get('/runs/:id', async (c, s) => {
     const v = await runViewOf(core, s, c.req.param('id')!);
     const all = c.req.query('all') === '1';
+    // Apps the run made, framed from the preview origin (its CSP sandbox keeps them away from this
+    // origin); outside the live region, so polling never reloads them.
+    const apps = await runAppsWithLinks({ ...preview, db: core.db }, v.run.id);
     return web.page(c, {
       title: `Run of ${v.agentName}`,
       section: '/runs',
       body: html`<p><code>${v.run.id}</code> · <a href="/agents/${v.run.agent_id}">${v.agentName}</a> (version ${v.run.agent_version})${v.run.conversation_id ? html` · <a href="/conversations/${v.run.conversation_id}">conversation</a>` : ''}</p>
 <h2>Input</h2><pre>${cut(v.run.input_text, 20_000)}</pre>
-<div id="run-live" data-live="/runs/${v.run.id}/live${all ? '?all=1' : ''}">${runLive(v, s.csrf, { all })}</div>`,
+<div id="run-live" data-live="/runs/${v.run.id}/live${all ? '?all=1' : ''}">${runLive(v, s.csrf, { all })}</div>
+${apps.length ? html`<h2>Apps</h2>${apps.map((a) => html`<section class="app-preview" aria-label="App ${a.title}"><p><strong>${a.title}</strong> (version ${a.version}) · <a href="${a.preview.url}" target="_blank" rel="noopener noreferrer">open in a new tab</a> <span class="muted">(link valid until ${time(a.preview.expiresAt)})</span></p>
+<iframe src="${a.preview.url}" title="${a.title}" sandbox="allow-scripts allow-forms allow-popups allow-modals" loading="lazy" referrerpolicy="no-referrer"></iframe></section>`)}` : ''}`,
     });
   });
 
