@@ -3,6 +3,7 @@ import { AppError, conflict } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { invitationRedeemable, redeemInvitation } from '../invitations/redeem.ts';
 import { UniqueViolation } from '../store/types.ts';
+import { isEmptyStore } from './bootstrap.ts';
 import { tooManyAttempts } from './login.ts';
 import { FailureThrottle } from './throttle.ts';
 import { addMember, createWorkspace, workspacesOf } from './workspaces.ts';
@@ -71,7 +72,7 @@ export async function register(deps: AccountsDeps & { signups?: FailureThrottle 
 /** The refusals a sign-up can be given without hashing, read outside the transaction (which checks again). */
 async function precheck(deps: AccountsDeps, input: RegisterInput, mode: 'invite_only' | 'open'): Promise<void> {
   const q = deps.db;
-  const empty = !(await q.one('SELECT 1 AS x FROM users LIMIT 1'));
+  const empty = await isEmptyStore(q);
   if (empty) return;
   const token = input.invitationToken;
   if (token !== undefined) {
@@ -95,7 +96,7 @@ async function createAccount(deps: AccountsDeps, input: RegisterInput, mode: 'in
       return await deps.db.tx(async (q) => {
         const now = new Date(deps.clock.now()).toISOString();
         const userId = newId('usr');
-        const empty = !(await q.one('SELECT 1 AS x FROM users LIMIT 1'));
+        const empty = await isEmptyStore(q);
         let join: { workspaceId: string; role: 'viewer' | 'member' | 'admin' | 'owner' } | undefined;
         if (!empty && token !== undefined) {
           join = await redeemInvitation(q, tokenHash(deps.tokenKey, token), input.email, userId, now);

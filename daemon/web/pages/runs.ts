@@ -1,6 +1,6 @@
 // Runs: the caller's runs in the active workspace (newest first, paginated), and the run page that
 // follows a run as it happens and lets its owner approve or reject a tool call.
-import { previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
+import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { getRun } from '../../../core/runs/repo.ts';
@@ -50,7 +50,8 @@ ${pager(base, next, !before)}`,
     const all = c.req.query('all') === '1';
     // Apps the run made, framed from the preview origin (its CSP sandbox keeps them away from this
     // origin); outside the live region, so polling never reloads them.
-    const apps = await runAppsWithLinks({ ...preview, db: core.db }, v.run.id);
+    // Looked up only when the run made an app (the event is written with the app's rows), as the run read does.
+    const apps = v.events.some((e) => e.kind === APP_EVENT) ? await runAppsWithLinks({ ...preview, db: core.db }, v.run.id) : [];
     return web.page(c, {
       title: `Run of ${v.agentName}`,
       section: '/runs',
