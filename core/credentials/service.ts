@@ -5,6 +5,7 @@ import { AppError, badRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Db } from '../store/types.ts';
 import { CredentialCache } from './cache.ts';
+import { credentialById, credentialsOfKind, insertCredential, liveCredentialByHash, revokeCredentialRow, touchLastUsed, type CredentialRow } from './repo.ts';
 import type { CredentialKind, CredentialView, KeyLimits, Principal } from './types.ts';
 
 export interface CredentialDeps {
@@ -16,23 +17,7 @@ export interface CredentialDeps {
 
 const TOKEN_KIND: Record<CredentialKind, TokenKind> = { access: 'access', member: 'member', admin: 'admin' };
 
-interface Row {
-  id: string;
-  kind: CredentialKind;
-  user_id: string;
-  workspace_id: string | null;
-  name: string;
-  preview: string;
-  scopes: string;
-  limits: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-const COLUMNS = 'id, kind, user_id, workspace_id, name, preview, scopes, limits, created_at, expires_at, revoked_at, last_used_at';
-
-const view = (r: Row): CredentialView => ({
+const view = (r: CredentialRow): CredentialView => ({
   id: r.id,
   kind: r.kind,
   userId: r.user_id,
@@ -63,47 +48,38 @@ export async function issueCredential(deps: CredentialDeps, input: IssueInput): 
   if (input.expiresAt && Date.parse(input.expiresAt) <= now) throw badRequest('invalid_expiry', 'expiresAt must be in the future.', 'expiresAt');
   const token = issueToken(TOKEN_KIND[input.kind]);
   const id = newId('cred');
-  await deps.db.run(
-    `INSERT INTO credentials (id, kind, user_id, workspace_id, name, token_hash, preview, scopes, limits, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id,
-      input.kind,
-      input.userId,
-      input.workspaceId,
-      input.name,
-      tokenHash(deps.tokenKey, token),
-      tokenPreview(token),
-      JSON.stringify(input.scopes ?? []),
-      JSON.stringify(input.limits ?? {}),
-      new Date(now).toISOString(),
-      input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
-    ],
-  );
-  const row = await deps.db.one<Row>(`SELECT ${COLUMNS} FROM credentials WHERE id = ?`, [id]);
+  await insertCredential(deps.db, {
+    id,
+    kind: input.kind,
+    userId: input.userId,
+    workspaceId: input.workspaceId,
+    name: input.name,
+    tokenHash: tokenHash(deps.tokenKey, token),
+    preview: tokenPreview(token),
+    scopes: JSON.stringify(input.scopes ?? []),
+    limits: JSON.stringify(input.limits ?? {}),
+    createdAt: new Date(now).toISOString(),
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+  });
+  const row = await credentialById(deps.db, id);
   return { ...view(row!), token };
 }
 
 export async function listCredentials(deps: CredentialDeps, kind: CredentialKind, filter: { userId?: string; workspaceId?: string }): Promise<CredentialView[]> {
-  const where = ['kind = ?'];
-  const params: string[] = [kind];
-  if (filter.userId) where.push('user_id = ?'), params.push(filter.userId);
-  if (filter.workspaceId) where.push('workspace_id = ?'), params.push(filter.workspaceId);
-  const rows = await deps.db.all<Row>(`SELECT ${COLUMNS} FROM credentials WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id`, params);
-  return rows.map(view);
+  return (await credentialsOfKind(deps.db, kind, filter)).map(view);
 }
 
 export async function getCredential(deps: CredentialDeps, id: string): Promise<CredentialView | undefined> {
-  const row = await deps.db.one<Row>(`SELECT ${COLUMNS} FROM credentials WHERE id = ?`, [id]);
+  const row = await credentialById(deps.db, id);
   return row && view(row);
 }
 
 /** Revokes and drops it from this process's cache immediately. */
 export async function revokeCredential(deps: CredentialDeps, id: string): Promise<CredentialView> {
   const now = new Date(deps.clock.now()).toISOString();
-  await deps.db.run('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
+  await revokeCredentialRow(deps.db, id, now);
   deps.cache.dropCredential(id);
-  const row = await deps.db.one<Row>(`SELECT ${COLUMNS} FROM credentials WHERE id = ?`, [id]);
+  const row = await credentialById(deps.db, id);
   if (!row) throw notFound('Credential');
   return view(row);
 }
@@ -124,10 +100,7 @@ export async function verifyCredential(deps: CredentialDeps, token: string, kind
   if (cached) return cached.kind === kind ? cached : undefined;
   const hash = tokenHash(deps.tokenKey, token);
   const nowIso = new Date(now).toISOString();
-  const row = await deps.db.one<Row>(
-    `SELECT ${COLUMNS} FROM credentials WHERE token_hash = ? AND kind = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
-    [hash, kind, nowIso],
-  );
+  const row = await liveCredentialByHash(deps.db, hash, kind, nowIso);
   if (!row) return undefined;
   const principal: Principal = {
     credentialId: row.id,
@@ -140,7 +113,7 @@ export async function verifyCredential(deps: CredentialDeps, token: string, kind
   };
   deps.cache.set(cacheKey, principal, now);
   // At most one write per cache period per credential, off the response path.
-  deps.db.run('UPDATE credentials SET last_used_at = ? WHERE id = ?', [nowIso, row.id]).catch(() => {});
+  touchLastUsed(deps.db, row.id, nowIso).catch(() => {});
   return principal;
 }
 
