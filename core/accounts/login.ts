@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../auth/hasher.ts';
 import { AppError } from '../errors.ts';
 import { normalizeEmail } from './email.ts';
+import { userForLogin } from './repo.ts';
 import { FailureThrottle } from './throttle.ts';
 import { workspacesOf } from './workspaces.ts';
 import type { AccountView, AccountsDeps } from './types.ts';
@@ -41,7 +42,7 @@ export async function login(
   let row: { id: string; email: string; name: string; password_hash: string } | undefined;
   let outcome: 'ok' | 'wrong' | 'error' = 'error';
   try {
-    row = await deps.db.one('SELECT id, email, name, password_hash FROM users WHERE email = ?', [email]);
+    row = await userForLogin(deps.db, email);
     // Unknown users still pay for one hash, so timing does not reveal which addresses exist.
     const ok = await deps.hasher.verify(input.password, row?.password_hash ?? (await dummyFor(deps.hasher)));
     outcome = row && ok ? 'ok' : 'wrong';

@@ -1,5 +1,7 @@
+import { revokeMemberKeys } from '../credentials/repo.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import type { Db, Queryable } from '../store/types.ts';
+import { deleteMembership, lockMemberRole, lockOwners, memberRole, memberRows, setMemberRole } from './repo.ts';
 import { atLeast, outranks, type Role } from './roles.ts';
 
 export interface Member {
@@ -11,12 +13,7 @@ export interface Member {
 }
 
 export async function listMembers(q: Queryable, workspaceId: string): Promise<Member[]> {
-  const rows = await q.all<{ user_id: string; email: string; name: string; role: Role; created_at: string }>(
-    `SELECT m.user_id, u.email, u.name, m.role, m.created_at
-       FROM memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.workspace_id = ? ORDER BY m.created_at, u.email`,
-    [workspaceId],
-  );
+  const rows = await memberRows(q, workspaceId);
   return rows.map((r) => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: r.created_at }));
 }
 
@@ -26,7 +23,7 @@ export async function listMembers(q: Queryable, workspaceId: string): Promise<Me
  * actor's; a non-member (or the actor themselves) passes. Returns the target's role, if any.
  */
 export async function assertMayActOn(q: Queryable, workspaceId: string, actor: { userId: string; role: Role }, targetUserId: string): Promise<Role | undefined> {
-  const row = await q.one<{ role: Role }>('SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?', [workspaceId, targetUserId]);
+  const row = await memberRole(q, workspaceId, targetUserId);
   if (row && targetUserId !== actor.userId && outranks(row.role, actor.role)) {
     throw forbidden(`This member is ${row.role === 'owner' ? 'an owner' : `an ${row.role}`} of the workspace: only someone of that role or higher may act on them.`, 'higher_role');
   }
@@ -41,9 +38,8 @@ const lastOwner = () => new AppError(409, 'last_owner', 'A workspace must keep a
  * already serialises them; PostgreSQL needs the row locks).
  */
 async function lockedTarget(q: Queryable, workspaceId: string, userId: string): Promise<{ role: Role; owners: number }> {
-  const lock = q.dialect === 'postgres' ? ' FOR UPDATE' : '';
-  const owners = await q.all<{ user_id: string }>(`SELECT user_id FROM memberships WHERE workspace_id = ? AND role = 'owner'${lock}`, [workspaceId]);
-  const target = await q.one<{ role: Role }>(`SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?${lock}`, [workspaceId, userId]);
+  const owners = await lockOwners(q, workspaceId);
+  const target = await lockMemberRole(q, workspaceId, userId);
   if (!target) throw notFound('Member');
   return { role: target.role, owners: owners.length };
 }
@@ -55,18 +51,13 @@ function mayManage(actor: Role, targetRole: Role, newRole?: Role): boolean {
   return targetRole !== 'owner' && newRole !== 'owner';
 }
 
-/** Member keys act for one member in one workspace: they die with the membership, and a viewer
- * (who reads only) holds none. The caller drops them from the verified-credential cache. */
-async function revokeMemberKeys(q: Queryable, workspaceId: string, userId: string, nowIso: string): Promise<void> {
-  await q.run("UPDATE credentials SET revoked_at = ? WHERE kind = 'member' AND workspace_id = ? AND user_id = ? AND revoked_at IS NULL", [nowIso, workspaceId, userId]);
-}
-
 export async function changeRole(db: Db, workspaceId: string, actor: Role, userId: string, role: Role, nowIso: string): Promise<void> {
   await db.tx(async (q) => {
     const t = await lockedTarget(q, workspaceId, userId);
     if (!mayManage(actor, t.role, role)) throw forbidden('Only an owner may grant or change the owner role.');
     if (t.role === 'owner' && role !== 'owner' && t.owners <= 1) throw lastOwner();
-    await q.run('UPDATE memberships SET role = ? WHERE workspace_id = ? AND user_id = ?', [role, workspaceId, userId]);
+    await setMemberRole(q, workspaceId, userId, role);
+    // A viewer (who reads only) holds no member keys; the caller drops them from the cache.
     if (role === 'viewer') await revokeMemberKeys(q, workspaceId, userId, nowIso);
   });
 }
@@ -77,7 +68,7 @@ export async function removeMember(db: Db, workspaceId: string, actor: { userId:
     const t = await lockedTarget(q, workspaceId, userId);
     if (actor.userId !== userId && !mayManage(actor.role, t.role)) throw forbidden('You may not remove this member.');
     if (t.role === 'owner' && t.owners <= 1) throw lastOwner();
-    await q.run('DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?', [workspaceId, userId]);
+    await deleteMembership(q, workspaceId, userId);
     await revokeMemberKeys(q, workspaceId, userId, nowIso);
   });
 }

@@ -1,4 +1,5 @@
 import { AppError, badRequest } from '../errors.ts';
+import { passwordHashOf, setPasswordHash } from './repo.ts';
 import { endUserSessions } from './sessions.ts';
 import type { AccountsDeps } from './types.ts';
 
@@ -13,11 +14,11 @@ export async function changePassword(
   input: { userId: string; currentPassword: string; newPassword: string; keepSession: string },
 ): Promise<{ sessionsEnded: number }> {
   if (input.newPassword.length < MIN_PASSWORD) throw badRequest('weak_password', `newPassword must have at least ${MIN_PASSWORD} characters.`, 'newPassword');
-  const row = await deps.db.one<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = ?', [input.userId]);
+  const row = await passwordHashOf(deps.db, input.userId);
   if (!row || !(await deps.hasher.verify(input.currentPassword, row.password_hash))) {
     throw new AppError(400, 'wrong_password', 'The current password is not correct.', { field: 'currentPassword' });
   }
   const hash = await deps.hasher.hash(input.newPassword);
-  await deps.db.run('UPDATE users SET password_hash = ? WHERE id = ?', [hash, input.userId]);
+  await setPasswordHash(deps.db, input.userId, hash);
   return { sessionsEnded: await endUserSessions(deps, input.userId, input.keepSession) };
 }

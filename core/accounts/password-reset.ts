@@ -2,6 +2,7 @@ import { issueToken, tokenHash, wellFormed } from '../auth/tokens.ts';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import { normalizeEmail } from './email.ts';
 import { MIN_PASSWORD } from './password-change.ts';
+import { claimPasswordReset, deletePasswordResets, insertPasswordReset, setPasswordHash, userIdByEmail } from './repo.ts';
 import { endUserSessions } from './sessions.ts';
 import type { AccountsDeps } from './types.ts';
 
@@ -21,16 +22,14 @@ const invalidLink = () => new AppError(403, 'reset_link_invalid', 'This password
 /** A one-time link for the account with `email`; an earlier unused link of that account stops working. */
 export async function issuePasswordReset(deps: Pick<AccountsDeps, 'db' | 'clock' | 'tokenKey'>, email: string, appOrigin: string): Promise<IssuedReset> {
   const address = normalizeEmail(email);
-  const user = await deps.db.one<{ id: string }>('SELECT id FROM users WHERE email = ?', [address]);
+  const user = await userIdByEmail(deps.db, address);
   if (!user) throw notFound('Account');
   const token = issueToken('reset');
   const now = deps.clock.now();
   const expiresAt = new Date(now + RESET_TTL_MS).toISOString();
   await deps.db.tx(async (q) => {
-    await q.run('DELETE FROM password_resets WHERE user_id = ?', [user.id]);
-    await q.run('INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-      tokenHash(deps.tokenKey, token), user.id, new Date(now).toISOString(), expiresAt,
-    ]);
+    await deletePasswordResets(q, user.id);
+    await insertPasswordReset(q, { tokenHash: tokenHash(deps.tokenKey, token), userId: user.id, createdAt: new Date(now).toISOString(), expiresAt });
   });
   return { email: address, token, url: `${new URL('/reset-password', appOrigin)}?token=${token}`, expiresAt };
 }
@@ -41,13 +40,10 @@ export async function resetPassword(deps: AccountsDeps, token: string, newPasswo
   if (!wellFormed(token, 'reset')) throw invalidLink();
   const now = new Date(deps.clock.now()).toISOString();
   // Claimed before the (slow) hash with one conditional UPDATE: two uses of one link cannot both win.
-  const claimed = await deps.db.one<{ user_id: string }>(
-    'UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id',
-    [now, tokenHash(deps.tokenKey, token), now],
-  );
+  const claimed = await claimPasswordReset(deps.db, tokenHash(deps.tokenKey, token), now);
   if (!claimed) throw invalidLink();
   const hash = await deps.hasher.hash(newPassword);
-  await deps.db.run('UPDATE users SET password_hash = ? WHERE id = ?', [hash, claimed.user_id]);
+  await setPasswordHash(deps.db, claimed.user_id, hash);
   await endUserSessions(deps, claimed.user_id);
   return { userId: claimed.user_id };
 }
