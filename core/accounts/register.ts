@@ -1,10 +1,11 @@
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
 import { AppError, conflict } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { invitationRedeemable, redeemInvitation } from '../invitations/redeem.ts';
+import { invitationRedeemable, redeemInvitation } from '../invitations/repo.ts';
 import { UniqueViolation } from '../store/types.ts';
 import { isEmptyStore } from './bootstrap.ts';
 import { tooManyAttempts } from './login.ts';
+import { emailInUse, insertUser } from './repo.ts';
 import { FailureThrottle } from './throttle.ts';
 import { addMember, createWorkspace, workspacesOf } from './workspaces.ts';
 import type { AccountView, AccountsDeps } from './types.ts';
@@ -81,7 +82,7 @@ async function precheck(deps: AccountsDeps, input: RegisterInput, mode: 'invite_
   } else if (mode === 'invite_only') {
     throw invitationRequired();
   }
-  if (await q.one('SELECT 1 AS x FROM users WHERE email = ?', [input.email])) throw emailTaken();
+  if (await emailInUse(q, input.email)) throw emailTaken();
 }
 
 async function createAccount(deps: AccountsDeps, input: RegisterInput, mode: 'invite_only' | 'open'): Promise<AccountView> {
@@ -104,8 +105,8 @@ async function createAccount(deps: AccountsDeps, input: RegisterInput, mode: 'in
         } else if (!empty && mode === 'invite_only') {
           throw invitationRequired();
         }
-        if (await q.one('SELECT 1 AS x FROM users WHERE email = ?', [input.email])) throw emailTaken();
-        await q.run('INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)', [userId, input.email, input.name, passwordHash, now]);
+        if (await emailInUse(q, input.email)) throw emailTaken();
+        await insertUser(q, { id: userId, email: input.email, name: input.name, passwordHash, createdAt: now });
         await createWorkspace(q, { id: userId, name: input.name }, { operator: empty, now });
         if (join) await addMember(q, join.workspaceId, userId, join.role, now);
         const workspaces = await workspacesOf(q, userId);

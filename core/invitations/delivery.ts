@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { badRequest, notFound, unauthorized } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Db } from '../store/types.ts';
+import { setDeliveryStatus as setStatus } from './repo.ts';
 import type { DeliveryStatus, IssuedInvitation } from './types.ts';
 
 export interface DeliveryDeps {
@@ -21,11 +22,6 @@ export interface DeliveryDeps {
 export function signBody(secret: string, body: string, unixSeconds: number): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
-}
-
-async function setStatus(db: Db, id: string, status: DeliveryStatus, detail: string | null, nowIso: string): Promise<number> {
-  const r = await db.run('UPDATE invitations SET delivery_status = ?, delivery_detail = ?, delivery_updated_at = ? WHERE id = ?', [status, detail, nowIso, id]);
-  return r.changes;
 }
 
 /**

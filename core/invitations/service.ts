@@ -1,11 +1,13 @@
 import { isEmail, normalizeEmail } from '../accounts/email.ts';
+import { isMemberByEmail, workspaceById } from '../accounts/repo.ts';
 import { atLeast, isRole, type Role } from '../accounts/roles.ts';
 import { issueToken, tokenHash, tokenPreview } from '../auth/tokens.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Db } from '../store/types.ts';
-import { INVITATION_COLUMNS, INVITATION_TTL_MS, toInvitation, type Invitation, type InvitationRow, type IssuedInvitation } from './types.ts';
+import { insertInvitation, invitationById, invitationsOf, reissueInvitation, revokeOpenInvitation, revokePendingFor, workspaceIdOf } from './repo.ts';
+import { INVITATION_TTL_MS, toInvitation, type Invitation, type InvitationRow, type IssuedInvitation } from './types.ts';
 
 export interface InvitationDeps {
   db: Db;
@@ -34,7 +36,7 @@ function authorise(actor: Actor, role: Role): void {
 }
 
 async function getRow(deps: InvitationDeps, workspaceId: string, id: string): Promise<InvitationRow> {
-  const row = await deps.db.one<InvitationRow>(`SELECT ${INVITATION_COLUMNS} FROM invitations WHERE id = ? AND workspace_id = ?`, [id, workspaceId]);
+  const row = await invitationById(deps.db, workspaceId, id);
   if (!row) throw notFound('Invitation');
   return row;
 }
@@ -52,25 +54,27 @@ export async function createInvitation(deps: InvitationDeps, workspaceId: string
   const now = deps.clock.now();
   const id = newId('inv');
   const replaced = await deps.db.tx(async (q) => {
-    const member = await q.one('SELECT 1 AS x FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.email = ?', [workspaceId, email]);
-    if (member) throw conflict('already_member', `${email} is already a member of this workspace.`);
-    const revoked = await q.all<{ id: string }>(
-      'UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ? RETURNING id',
-      [iso(now), workspaceId, email, iso(now)],
-    );
-    await q.run(
-      `INSERT INTO invitations (id, workspace_id, email, role, token_hash, token_preview, created_by, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, workspaceId, email, input.role, tokenHash(deps.tokenKey, token), tokenPreview(token), actor.userId, iso(now), iso(now + INVITATION_TTL_MS)],
-    );
-    return revoked.map((r) => r.id);
+    if (await isMemberByEmail(q, workspaceId, email)) throw conflict('already_member', `${email} is already a member of this workspace.`);
+    const revoked = await revokePendingFor(q, workspaceId, email, iso(now));
+    await insertInvitation(q, {
+      id,
+      workspaceId,
+      email,
+      role: input.role as Role,
+      tokenHash: tokenHash(deps.tokenKey, token),
+      tokenPreview: tokenPreview(token),
+      createdBy: actor.userId,
+      createdAt: iso(now),
+      expiresAt: iso(now + INVITATION_TTL_MS),
+    });
+    return revoked;
   });
   const inv = toInvitation(await getRow(deps, workspaceId, id), iso(now));
   return { ...inv, token, signUpUrl: signUpUrl(deps.appOrigin, token), replacedInvitationIds: replaced };
 }
 
 export async function listInvitations(deps: InvitationDeps, workspaceId: string): Promise<Invitation[]> {
-  const rows = await deps.db.all<InvitationRow>(`SELECT ${INVITATION_COLUMNS} FROM invitations WHERE workspace_id = ? ORDER BY created_at DESC, id`, [workspaceId]);
+  const rows = await invitationsOf(deps.db, workspaceId);
   const now = iso(deps.clock.now());
   return rows.map((r) => toInvitation(r, now));
 }
@@ -84,12 +88,8 @@ export async function resendInvitation(deps: InvitationDeps, workspaceId: string
   authorise(actor, row.role);
   const token = issueToken('invitation');
   const now = deps.clock.now();
-  const r = await deps.db.run(
-    `UPDATE invitations SET token_hash = ?, token_preview = ?, expires_at = ?, delivery_status = 'not_sent', delivery_detail = NULL
-      WHERE id = ? AND workspace_id = ? AND used_at IS NULL AND revoked_at IS NULL`,
-    [tokenHash(deps.tokenKey, token), tokenPreview(token), iso(now + INVITATION_TTL_MS), id, workspaceId],
-  );
-  if (r.changes !== 1) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked; create a new one.');
+  const reissued = await reissueInvitation(deps.db, workspaceId, id, { tokenHash: tokenHash(deps.tokenKey, token), tokenPreview: tokenPreview(token), expiresAt: iso(now + INVITATION_TTL_MS) });
+  if (!reissued) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked; create a new one.');
   const inv = toInvitation(await getRow(deps, workspaceId, id), iso(now));
   return { ...inv, token, signUpUrl: signUpUrl(deps.appOrigin, token) };
 }
@@ -98,7 +98,12 @@ export async function revokeInvitation(deps: InvitationDeps, workspaceId: string
   const row = await getRow(deps, workspaceId, id);
   authorise(actor, row.role);
   const now = iso(deps.clock.now());
-  const r = await deps.db.run('UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND used_at IS NULL AND revoked_at IS NULL', [now, id, workspaceId]);
-  if (r.changes !== 1) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked.');
+  if (!(await revokeOpenInvitation(deps.db, workspaceId, id, now))) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked.');
   return toInvitation(await getRow(deps, workspaceId, id), now);
+}
+
+/** The workspace an invitation belongs to, found by the invitation's id alone. */
+export async function invitationWorkspace(db: Db, id: string): Promise<{ id: string; name: string } | undefined> {
+  const workspaceId = await workspaceIdOf(db, id);
+  return workspaceId === undefined ? undefined : workspaceById(db, workspaceId);
 }
