@@ -1,8 +1,10 @@
+import { operatorWorkspace, workspacesByIdOrName } from '../../core/accounts/repo.ts';
 import type { Core } from '../../core/index.ts';
 import { isAppError } from '../../core/errors.ts';
 import { deliverInvitation } from '../../core/invitations/delivery.ts';
 import {
   createInvitation,
+  invitationWorkspace,
   listInvitations,
   resendInvitation,
   revokeInvitation,
@@ -60,14 +62,14 @@ async function run(sub: string, io: InviteIo, fn: (ctx: Ctx) => Promise<void>): 
 /** `--workspace` by id or exact name; by default the operator workspace (the first account's). */
 async function resolveWorkspace(core: Core, wanted: string | undefined): Promise<Workspace> {
   if (wanted) {
-    const rows = await core.db.all<Workspace>('SELECT id, name FROM workspaces WHERE id = ? OR name = ? ORDER BY created_at', [wanted, wanted]);
+    const rows = await workspacesByIdOrName(core.db, wanted);
     const byId = rows.find((w) => w.id === wanted);
     if (byId) return byId;
     if (rows.length === 1) return rows[0]!;
     if (rows.length > 1) throw new CliError(`several workspaces are named "${wanted}": pass its id (${rows.map((w) => w.id).join(', ')})`);
     throw new CliError(`no workspace "${wanted}"`);
   }
-  const op = await core.db.one<Workspace>('SELECT id, name FROM workspaces WHERE is_operator = 1');
+  const op = await operatorWorkspace(core.db);
   if (op) return op;
   throw new CliError(
     `no account exists yet, so there is nothing to invite to: the first account registers without an invitation at ${new URL('/sign-up', core.config.SERVICE_APP_ORIGIN)}`,
@@ -77,7 +79,7 @@ async function resolveWorkspace(core: Core, wanted: string | undefined): Promise
 /** The workspace an existing invitation belongs to (resend/revoke by id alone). */
 async function workspaceOf(core: Core, id: string, wanted: string | undefined): Promise<Workspace> {
   if (wanted) return resolveWorkspace(core, wanted);
-  const ws = await core.db.one<Workspace>('SELECT w.id, w.name FROM invitations i JOIN workspaces w ON w.id = i.workspace_id WHERE i.id = ?', [id]);
+  const ws = await invitationWorkspace(core.db, id);
   if (!ws) throw new CliError(`no invitation ${id}`);
   return ws;
 }
