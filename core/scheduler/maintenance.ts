@@ -1,4 +1,6 @@
+import { pruneExpiredSessions } from '../accounts/repo.ts';
 import type { Clock } from '../clock.ts';
+import { pruneInvitations } from '../invitations/repo.ts';
 import type { Logger } from '../log.ts';
 import type { JobHandler } from '../queue/worker.ts';
 import { addEvent } from '../runs/repo.ts';
@@ -58,9 +60,7 @@ export async function closeOverdueRuns(d: MaintenanceDeps): Promise<string[]> {
  * record who invited whom.
  */
 export async function expireInvitations(d: MaintenanceDeps): Promise<number> {
-  const edge = iso(d.clock.now() - INVITATION_RETENTION_MS);
-  const r = await d.db.run('DELETE FROM invitations WHERE used_at IS NULL AND (expires_at < ? OR revoked_at < ?)', [edge, edge]);
-  return r.changes;
+  return pruneInvitations(d.db, iso(d.clock.now() - INVITATION_RETENTION_MS));
 }
 
 /** Deletes what nothing reads any more. */
@@ -70,7 +70,7 @@ export async function prune(d: MaintenanceDeps): Promise<Record<string, number>>
   return {
     // The run-start limiter's sliding window is one minute; older hits never count again.
     rateLimitHits: await del('DELETE FROM rate_limit_hits WHERE at < ?', now - RATE_LIMIT_WINDOW_MS),
-    sessions: await del('DELETE FROM sessions WHERE expires_at < ?', now),
+    sessions: await pruneExpiredSessions(d.db, iso(now)),
     // Finished jobs keep their unique keys for a week; the scheduler never looks back further than
     // an hour, so a pruned tick can never be enqueued again.
     jobs: await del(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND COALESCE(finished_at, created_at) < ?`, now - JOB_RETENTION_MS),
