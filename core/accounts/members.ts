@@ -57,7 +57,7 @@ export async function changeRole(db: Db, workspaceId: string, actor: Role, userI
     if (!mayManage(actor, t.role, role)) throw forbidden('Only an owner may grant or change the owner role.');
     if (t.role === 'owner' && role !== 'owner' && t.owners <= 1) throw lastOwner();
     await setMemberRole(q, workspaceId, userId, role);
-    // A viewer (who reads only) holds no member keys; the caller drops them from the cache.
+    // Viewers hold no member keys; the caller drops them from the cache.
     if (role === 'viewer') await revokeMemberKeys(q, workspaceId, userId, nowIso);
   });
 }

@@ -200,7 +200,7 @@ export async function insertPasswordReset(q: Queryable, r: { tokenHash: string; 
   await q.run('INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [r.tokenHash, r.userId, r.createdAt, r.expiresAt]);
 }
 
-/** Marks an unused, unexpired link used, in one conditional UPDATE; its user when it matched. */
+/** Spends an unused, unexpired link in one conditional UPDATE; its user if so. */
 export async function claimPasswordReset(q: Queryable, tokenHash: string, nowIso: string): Promise<{ user_id: string } | undefined> {
   return q.one<{ user_id: string }>(
     'UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id',

@@ -55,7 +55,7 @@ export async function revokeCredentialRow(q: Queryable, id: string, nowIso: stri
   await q.run('UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [nowIso, id]);
 }
 
-/** Revokes the member's keys in the workspace (they die with the membership or the member role). */
+/** Member keys die with the membership and with the viewer role. */
 export async function revokeMemberKeys(q: Queryable, workspaceId: string, userId: string, nowIso: string): Promise<void> {
   await q.run("UPDATE credentials SET revoked_at = ? WHERE kind = 'member' AND workspace_id = ? AND user_id = ? AND revoked_at IS NULL", [nowIso, workspaceId, userId]);
 }

@@ -37,7 +37,7 @@ export async function revokePendingFor(q: Queryable, workspaceId: string, email:
   return rows.map((r) => r.id);
 }
 
-/** A new token and period for an open invitation; false when it was used or revoked. */
+/** New token and period; false when the invitation was used or revoked. */
 export async function reissueInvitation(q: Queryable, workspaceId: string, id: string, t: { tokenHash: string; tokenPreview: string; expiresAt: string }): Promise<boolean> {
   const r = await q.run(
     `UPDATE invitations SET token_hash = ?, token_preview = ?, expires_at = ?, delivery_status = 'not_sent', delivery_detail = NULL
