@@ -16,7 +16,7 @@ export interface SandboxLimits {
   network: 'none' | 'allowlist';
   /** Hosts the egress proxy admits (allowlist mode). */
   allowedHosts: string[];
-  /** The http_request guard's switch: also admit loopback/private addresses (SERVICE_TOOL_HTTP_ALLOW_PRIVATE). */
+  /** SERVICE_TOOL_HTTP_ALLOW_PRIVATE: also admit loopback/private addresses. */
   allowPrivate: boolean;
 }
 
@@ -37,7 +37,7 @@ export interface OutputFile {
 export interface RunResult {
   /** The program's exit status; 128 + N when a signal N ended it (shell convention). */
   exitCode: number;
-  /** At most 64 KiB each, with a marker where cut; a note naming the limit ends stderr. */
+  /** At most 64 KiB each; stderr ends with a note naming the limit. */
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -71,7 +71,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** The sandbox could not be set up (bubblewrap missing, user namespaces off, runtime not found…). */
+/** bubblewrap missing, user namespaces off, runtime not found… */
 export class SandboxUnavailable extends Error {
   readonly fix: string | undefined;
   constructor(message: string, fix?: string) {
