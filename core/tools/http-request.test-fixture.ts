@@ -1,5 +1,4 @@
-// Shared by http-request.test.ts and http-request-guard.test.ts: the tool called with test limits,
-// result parsing, a fake DNS, and three loopback target servers (two IPv4 addresses and ::1).
+// Shared by the http-request tests: test limits, a fake DNS, three loopback targets.
 import { after, before } from 'node:test';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import type { Resolver } from './http-guard.ts';
@@ -36,7 +35,7 @@ export function fakeDns(table: Record<string, readonly string[] | undefined>) {
 export interface Targets {
   /** 127.0.0.1 */
   a: TestServer;
-  /** 127.0.0.2: a second, distinct address for redirect and rebinding tests */
+  /** 127.0.0.2: a distinct address for redirect and rebinding tests */
   b: TestServer;
   /** ::1 */
   v6: TestServer;
