@@ -1,23 +1,6 @@
 /**
- * Chat chunks → the complete Responses event sequence the SDK's `responses.stream()` accepts
- * (it validates every event against the snapshot it accumulates: ids, output/content indexes,
- * append-only output, item types). Sequence, with `sequence_number` counting from 0:
- *
- *   response.created → response.in_progress →
- *   per message item:  output_item.added, content_part.added, output_text.delta…,
- *                      [refusal part: content_part.added, refusal.delta…]
- *   per tool call:     output_item.added, function_call_arguments.delta…
- *   at the end, open items close in output order:
- *                      output_text.done / refusal.done, content_part.done, output_item.done;
- *                      function_call_arguments.done, output_item.done
- *   → response.completed (usage) | response.incomplete (finish_reason length/content_filter)
- *
- * A message item closes when a tool call starts (chat sends text first); tool-call items stay open
- * until the upstream ends, because some upstreams interleave argument deltas of parallel calls.
- * An upstream failure mid-stream ends with `response.failed` (response.error set, partial output
- * kept): the SDK resolves finalResponse() with status "failed" instead of losing the partial
- * output, which an `error` event (thrown as APIError) would do. Failures before the stream starts
- * are the route's to answer with an HTTP error (the engine's chatStream rejects before any chunk).
+ * Chat chunks → the Responses events the SDK's validating `responses.stream()` accepts.
+ * The sequence, and why failures end in `response.failed`: docs/responses.md.
  */
 import { newId } from '../../ids.ts';
 import type { ChatChunk, ChatChunkToolCallDelta, ChatUsage, FinishReason } from '../types.ts';
