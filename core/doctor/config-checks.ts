@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config/index.ts';
 import type { Finding } from './types.ts';
 
-/** The same messages `svc serve` gives, as findings; returns the config when it loads. */
+/** The messages `svc serve` gives, as findings. */
 export function checkConfig(env: NodeJS.ProcessEnv): { config?: Config; findings: Finding[] } {
   try {
     const { config, warnings } = loadConfig(env);
