@@ -1,6 +1,4 @@
-// Builds the workbench's stylesheet and script with esbuild: at build time for the binary
-// (build.mjs inlines the result), and on first use when running from source (esbuild is a dev
-// dependency, present wherever the sources run).
+// esbuild, at build time for the binary and on first use from source (a dev dependency).
 import { fileURLToPath } from 'node:url';
 
 export interface BuiltAssets {

@@ -15,7 +15,7 @@ type SignedInPost = (c: WebContext, s: Session, form: Form) => Promise<Response>
 type Anyone = (c: WebContext, s: Session | undefined) => Promise<Response> | Response;
 type AnyonePost = (c: WebContext, s: Session | undefined, form: Form) => Promise<Response> | Response;
 
-/** What a page module gets: the core, a page renderer and route registration with the checks built in. */
+/** Route registration with the checks built in. */
 export interface Web {
   core: Core;
   page(c: WebContext, o: PageOptions): Promise<Response>;
@@ -27,15 +27,11 @@ export interface Web {
   publicPost(path: string, h: AnyonePost): void;
 }
 
-/** 403 unless the active workspace role is at least `min`. */
 export function requireRole(s: Session, min: Role): void {
   if (!may(s, min)) throw forbidden(`This needs the ${min} role or higher in ${s.workspace.name}.`);
 }
 
-/**
- * Page routes. An AppError becomes an HTML error page with its status and message (never the API's
- * JSON); anything else is logged and shown as a plain 500 with the request id.
- */
+/** An AppError becomes an HTML page, never the API's JSON; anything else a 500 with the request id. */
 export function createWeb(core: Core): { web: Web; app: Hono<AppEnv> } {
   const app = new Hono<AppEnv>();
   const page = async (c: WebContext, o: PageOptions) => renderPage(core, c, await webAssets(), o);

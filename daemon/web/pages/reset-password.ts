@@ -1,4 +1,4 @@
-// The page behind `svc user reset-password`'s one-time link: choose a new password, then sign in.
+// Behind `svc user reset-password`'s one-time link.
 import { resetPassword } from '../../../core/accounts/password-reset.ts';
 import { AppError } from '../../../core/errors.ts';
 import { accountsDeps } from '../../middleware/session.ts';
