@@ -1,10 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * Per-execution memory, pids and cpu cgroups, children of svc's own so its limits still apply.
- * A missing controller falls back to rlimits (docs/sandbox.md, "Limits").
- */
+/** Per-execution cgroups, children of svc's own so its limits still apply (docs/sandbox.md). */
 
 type Controller = 'memory' | 'pids' | 'cpu';
 
@@ -166,7 +163,7 @@ function rmdirOnce(dir: string): 'done' | 'busy' | 'failed' {
   }
 }
 
-/** Retried for a second: a cgroup is busy until its last task is reaped. */
+/** A cgroup is busy until its last task is reaped. */
 async function removeDir(dir: string): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
     const r = rmdirOnce(dir);
@@ -188,7 +185,7 @@ const readNum = (file: string, key?: string): number => {
   }
 };
 
-/** The cgroups of one execution. `procsFiles`: where the launcher writes its own pid. */
+/** `procsFiles`: where the launcher writes its own pid. */
 export class RunCgroups {
   readonly procsFiles: string[] = [];
   private readonly dirs = new Map<Controller, { dir: string; version: 1 | 2 }>();

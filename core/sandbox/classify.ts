@@ -2,10 +2,7 @@ import { constants } from 'node:os';
 import type { ExecOutcome } from './execute.ts';
 import type { Enforcement, LimitName, RunResult, SandboxLimits } from './types.ts';
 
-/**
- * Names the limit that stopped the program: kernel facts first, then (rlimits) its error messages.
- * The order is in docs/sandbox.md, "Limits".
- */
+/** Kernel facts first; under rlimits the program's error message is the evidence. */
 
 export interface Facts {
   oomKilled: boolean;
@@ -23,7 +20,7 @@ const NETWORK_ERRORS = /ENETUNREACH|Network is unreachable|EAI_AGAIN|ENOTFOUND|T
 const signalName = (n: number): string | undefined => Object.entries(constants.signals).find(([, v]) => v === n)?.[0];
 
 export function classify(o: ExecOutcome, facts: Facts, limits: SandboxLimits, enf: Enforcement): RunResult {
-  // bwrap and the runner report a signal as 128 + N, like a shell.
+  // A signal N arrives as 128 + N, like a shell's.
   let exitCode = o.status ?? 128 + (o.signal ? constants.signals[o.signal] : 0);
   let signal = o.report?.childSignal ?? (exitCode > 128 && exitCode <= 128 + 64 ? signalName(exitCode - 128) : undefined);
   if (o.signal) {

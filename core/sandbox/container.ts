@@ -8,12 +8,9 @@ import { findProgram, rlimitArgs } from './host.ts';
 import { resolveRuntime, type RuntimePlan } from './runtime.ts';
 import { SandboxUnavailable, type Enforcement, type RunRequest, type RunResult, type Sandbox, type SandboxLimits, type SandboxRuntime } from './types.ts';
 
-/**
- * The `container` driver: bwrap under `prlimit`, entered through the execution's cgroups
- * so that everything the program starts is counted and killable.
- */
+/** bwrap under prlimit, entered via the cgroups so every descendant is counted and killable. */
 
-/** Moves the shell into each cgroup named by the first N arguments, then becomes the rest. */
+/** Joins the first N arguments' cgroups, then execs the rest. */
 const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
 
 export const INSTALL_BWRAP = 'install bubblewrap: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)';

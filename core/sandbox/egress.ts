@@ -6,10 +6,7 @@ import { join } from 'node:path';
 import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';
 import { classifyAddress, type AddressClass } from '../tools/net-address.ts';
 
-/**
- * The allowlist proxy, one per execution on a socket bound into the sandbox.
- * It applies http_request's address guard and connects only to the addresses it checked.
- */
+/** The allowlist proxy, per execution; connects only to addresses http_request's guard checked. */
 
 export interface EgressOptions {
   allowedHosts: readonly string[];

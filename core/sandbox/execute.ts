@@ -2,10 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { SandboxUnavailable } from './types.ts';
 
-/**
- * Starts one sandboxed process for either driver and kills it at the wall clock or on abort.
- * fds: 3 the code, 4 the runner's report, 5 bwrap's JSON status (no child-pid: never started).
- */
+/** fds: 3 the code, 4 the runner's report, 5 bwrap's status (no child-pid: never started). */
 
 export const OUTPUT_CAP = 64 * 1024;
 

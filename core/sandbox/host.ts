@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 
-/** Host programs the drivers use, found on PATH (plus the usual system directories). */
+/** PATH plus the usual system directories. */
 export function findProgram(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin'];
   for (const d of dirs) {

@@ -7,10 +7,7 @@ import { findProgram, rlimitArgs } from './host.ts';
 import { resolveRuntime, type RuntimePlan } from './runtime.ts';
 import type { Enforcement, RunRequest, RunResult, Sandbox, SandboxLimits, SandboxRuntime } from './types.ts';
 
-/**
- * The `none` driver, development only: the program runs as svc's user with only the
- * wall clock and RLIMIT_CPU; nothing else is confined.
- */
+/** Development only: just the wall clock and RLIMIT_CPU; nothing else is confined. */
 export function noneSandbox(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd: string): Sandbox {
   const live = new Set<{ kill(): void }>();
   let plan: Promise<RuntimePlan> | undefined;

@@ -4,10 +4,7 @@ import { isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 import { SandboxUnavailable, type SandboxRuntime } from './types.ts';
 
-/**
- * The binds and command of a runtime; node-runner.cjs always runs first.
- * Python is resolved once: a pyenv shim is a script that needs half of $HOME.
- */
+/** Python is resolved once: a pyenv shim is a script needing half of $HOME. */
 
 export interface Bind {
   src: string;
