@@ -3,10 +3,7 @@ import { appFromFiles } from '../apps/service.ts';
 import { DEFAULT_ENTRY, MAX_FILES, MAX_TOTAL_BYTES } from '../apps/validate.ts';
 import type { ToolDefinition } from './types.ts';
 
-/**
- * Built-in `create_app`: a static app version on the run, served from the preview origin.
- * A broken rule is a result the model can fix, never a failed run.
- */
+/** A broken rule is a result the model can fix, never a failed run. */
 
 const args = z.strictObject({
   title: z.string(),

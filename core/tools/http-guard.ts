@@ -3,10 +3,7 @@ import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, type AddressClass } from './net-address.ts';
 
-/**
- * http_request's outbound guard: hosts allowed, and addresses they may resolve to.
- * Connecting only to the vetted addresses (pinnedLookup) defeats DNS rebinding.
- */
+/** Connecting only to the vetted addresses (pinnedLookup) defeats DNS rebinding. */
 
 export interface ResolvedAddress {
   address: string;
@@ -52,7 +49,7 @@ export interface VetOptions {
   signal: AbortSignal;
 }
 
-/** Checks one hop's URL and resolves its host. Refusals come back as text for the model. */
+/** Refusals come back as text for the model. */
 export async function vetUrl(url: URL, o: VetOptions): Promise<Vetted> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, error: `blocked: only http and https URLs are allowed (got ${url.protocol.slice(0, -1)})` };
@@ -81,7 +78,7 @@ export async function vetUrl(url: URL, o: VetOptions): Promise<Vetted> {
     if (addresses.length === 0) return { ok: false, error: `could not resolve host ${host} (no addresses)` };
   }
   if (!o.allowPrivate) {
-    // Picking the "good" address would let a rebinding server win with a mix.
+    // One refused address refuses the host: else a rebinding mix could win.
     for (const a of addresses) {
       const cls = o.classify(a.address);
       if (cls !== 'public') {
@@ -96,7 +93,7 @@ export async function vetUrl(url: URL, o: VetOptions): Promise<Vetted> {
   return { ok: true, addresses };
 }
 
-/** Answers with the vetted addresses whatever it is asked: nothing unchecked is reachable. */
+/** Whatever it is asked, it answers with the vetted addresses. */
 export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const fam = typeof options === 'object' && options ? options.family : undefined;

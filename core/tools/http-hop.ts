@@ -21,11 +21,11 @@ export interface HopResponse {
   truncated: boolean;
 }
 
-/** Reaches only the vetted addresses (TLS still checks the hostname); stops reading past the cap. */
+/** TLS still checks the hostname; reading stops past the cap. */
 export async function sendHop(r: HopRequest): Promise<HopResponse> {
   // Loaded on first use: most processes never make a tool call.
   const loaded = await import('undici');
-  // Bundled, the CommonJS package arrives as a default export; from source, as named ones.
+  // Bundled it is a default export; from source, named ones.
   const { Agent, request } = loaded.Agent ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   const dispatcher: AgentType = new Agent({
     connect: { lookup: pinnedLookup(r.addresses) },

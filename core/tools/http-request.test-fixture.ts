@@ -1,4 +1,4 @@
-// Shared by the http-request tests: test limits, a fake DNS, three loopback targets.
+// Shared by the http-request tests.
 import { after, before } from 'node:test';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import type { Resolver } from './http-guard.ts';
@@ -20,7 +20,7 @@ export const bodyOf = (result: string) => result.slice(result.indexOf('\n\n') + 
 export const echoed = (result: string) =>
   JSON.parse(bodyOf(result)) as { method: string; headers: Record<string, string>; body: string; url: string };
 
-/** A fake DNS: names map to fixed answers, and every question is counted. */
+/** Fixed answers; every question is counted. */
 export function fakeDns(table: Record<string, readonly string[] | undefined>) {
   const asked: string[] = [];
   const resolve: Resolver = async (hostname) => {
@@ -41,7 +41,6 @@ export interface Targets {
   v6: TestServer;
 }
 
-/** Starts the three target servers before the file's tests and closes them after. */
 export function useTargets(): Targets {
   const s = {} as Targets;
   before(async () => {

@@ -6,15 +6,12 @@ import { formatResult, redact } from './http-result.ts';
 import { classifyAddress, type AddressClass } from './net-address.ts';
 import type { ToolContext, ToolDefinition } from './types.ts';
 
-/**
- * Built-in `http_request` under ToolLimits and the agent's allowlist and headers.
- * Failures come back as `error: …` text; only an abort of the run throws.
- */
+/** Failures come back as `error: …` text; only an abort of the run throws. */
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export const MAX_REDIRECTS = 5;
 
-/** Owned by the tool (RFC 9110 §7.6.1, or undici derives them): a model's value would desync them. */
+/** RFC 9110 §7.6.1 or undici's own: a model's value would desync them. */
 export const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
   'proxy-authenticate', 'proxy-authorization', 'host', 'content-length', 'expect',
@@ -24,7 +21,7 @@ export const HOP_BY_HOP = new Set([
 export const isCredentialHeader = (name: string) => /auth|cookie|key|token|secret|password|session/i.test(name);
 
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'invalid header name');
-// No CR/LF/NUL (header injection); latin-1 only, which is what goes on the wire.
+// No CR/LF/NUL (header injection); latin-1, as on the wire.
 const headerValue = z.string().max(8192).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'header values may not contain control or non-latin-1 characters');
 const headerMap = z.record(headerName, headerValue).refine((h) => Object.keys(h).length <= 64, 'at most 64 headers');
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { HopResponse } from './http-hop.ts';
 
-/** Turns an HTTP response into the compact text the model reads as the tool result. */
+/** The compact text the model reads as the tool result. */
 
 /** The rest (cookies, caching, tracing) is noise or secret. */
 const SHOWN_HEADERS = ['content-type', 'content-length', 'location', 'retry-after'];
@@ -12,7 +12,7 @@ function charsetOf(contentType: string): string | undefined {
   return /;\s*charset="?([\w.:-]+)"?/i.exec(contentType)?.[1]?.toLowerCase();
 }
 
-/** Decodes a body the model can read, or returns undefined for binary content. */
+/** Undefined for binary content. */
 export function decodeText(body: Buffer, contentType: string): string | undefined {
   const declared = contentType.split(';')[0]!.trim();
   const charset = charsetOf(contentType);
@@ -71,7 +71,7 @@ export function formatResult(i: ResultInfo): string {
   return lines.join('\n');
 }
 
-/** A server that echoes request headers must not hand credentials to the model. */
+/** An echoing server must not hand credentials to the model. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   const sorted = [...new Set(secrets)].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);

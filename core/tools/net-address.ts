@@ -2,8 +2,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { IPV4_OTHER, IPV4_SPECIAL, IPV6_OTHER, IPV6_SPECIAL, type AddressClass, type SpecialBlock } from './special-addresses.ts';
 
 /**
- * Classifies addresses for the SSRF guards: only global unicast is 'public' (docs/providers.md).
- * Embedded IPv4 forms are judged by the IPv4 address: `::ffff:127.0.0.1` is loopback.
+ * For the SSRF guards: only global unicast is 'public' (docs/providers.md).
+ * Embedded IPv4 is judged as IPv4: `::ffff:127.0.0.1` is loopback.
  */
 export type { AddressClass } from './special-addresses.ts';
 
@@ -89,7 +89,7 @@ const embedded = (g: number[], hi: number, lo: number) => ((g[hi]! << 16) | g[lo
 export function classifyV6(g: number[]): AddressClass {
   const [g0, g1, g2, g3, g4, g5] = g as [number, number, number, number, number, number];
   const zeroTo = (k: number) => g.slice(0, k).every((x) => x === 0);
-  // Forms the kernel or a translator turns into an IPv4 destination: judged by that destination.
+  // Forms that reach an IPv4 destination are judged by it.
   if (!zeroTo(7) || g[7]! > 1) {
     // Mapped and deprecated compatible; :: and ::1 are themselves.
     if (zeroTo(5) && g5 === 0xffff) return classifyV4(embedded(g, 6, 7));

@@ -5,8 +5,8 @@ import { SandboxUnavailable, type OutputFile, type RunResult } from '../sandbox/
 import type { ToolDefinition, ToolRunContext } from './types.ts';
 
 /**
- * Built-in `run_code` (docs/sandbox.md): a broken limit is an ordinary result; only abort throws.
- * Files left in /output become an app version, as create_app's do.
+ * A broken limit is an ordinary result; only abort throws (docs/sandbox.md).
+ * Files left in /output become an app version.
  */
 
 export const OUTPUT_APP_TITLE = 'run_code output';

@@ -15,8 +15,8 @@ export type AddressClass =
   | 'invalid';
 
 /**
- * Every IANA special-purpose entry (v4 and v6, as of 2025-10-09; RFC 6890/8190); longest block wins.
- * `globallyReachable: null` (N/A, deprecated) is refused: nothing says it is reachable.
+ * Every IANA special-purpose entry as of 2025-10-09 (RFC 6890/8190); longest block wins.
+ * `null` (N/A, deprecated) is refused: nothing says it is reachable.
  */
 export interface SpecialBlock {
   block: string;

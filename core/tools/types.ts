@@ -29,14 +29,14 @@ export interface ToolRunContext {
 export interface ToolContext {
   signal: AbortSignal;
   limits: ToolLimits;
-  /** Set by the run executor; absent when a tool is called outside a run (tests, tools). */
+  /** Absent outside a run (tests, tools). */
   run?: ToolRunContext;
   /** Where run_code executes (absent: code execution is not available). */
   sandbox?: Sandbox | undefined;
   log?: Logger | undefined;
 }
 
-/** A built-in tool: data for the model (name, description, JSON-schema parameters) plus code. */
+/** Data for the model plus code. */
 export interface ToolDefinition<C = Record<string, unknown>> {
   type: string;
   description: string;
@@ -44,8 +44,8 @@ export interface ToolDefinition<C = Record<string, unknown>> {
   parameters: Record<string, unknown>;
   /** Validates the agent-level config of this tool at draft/publish time. */
   config: z.ZodType<C>;
-  /** Failures the model should see are returned as text; throw only when the tool itself fails. */
+  /** Return failures the model should see as text; throw only for the tool's own. */
   execute(args: unknown, config: C, ctx: ToolContext): Promise<string>;
-  /** Result for a call whose executor died mid-call; absent, the run fails (ambiguous_tool_call). */
+  /** For a call whose executor died; absent, the run fails. */
   interrupted?(): string;
 }
