@@ -1,7 +1,4 @@
-/**
- * service/conduit's task classifier, from the request alone: it runs on every conduit request.
- * Precedence (fields before text) is in docs/conduit.md.
- */
+/** No model call: it runs on every conduit request. Precedence: docs/conduit.md. */
 import type { ChatMessage, ChatRequest } from '../types.ts';
 import { GENERATIVE, emptyScores, isSmallTalk, scoreText } from './text-features.ts';
 import type { TextScores } from './text-features.ts';
@@ -47,10 +44,10 @@ export interface ClassifyOptions {
 export const DEFAULT_LONG_CONTEXT_TOKENS = 24_000;
 /** Good enough for a threshold. */
 const CHARS_PER_TOKEN = 4;
-/** The instruction is usually at one end of a paste; this bounds the cost. */
+/** The instruction is usually at one end of a paste. */
 const HEAD = 700;
 const TAIL = 300;
-/** A message this short, with no generative verb and no other evidence, is small talk. */
+/** This short, with no generative verb or other evidence: small talk. */
 const SHORT_CHARS = 80;
 const SHORT_WORDS = 14;
 

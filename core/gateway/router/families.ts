@@ -1,6 +1,6 @@
 /**
- * service/conduit's routing table as data (docs/conduit.md). Patterns mostly start with `*`
- * so the same model through an aggregator (openrouter, together) also matches.
+ * conduit's routing table as data (docs/conduit.md). A leading `*` also matches
+ * the same model through an aggregator (openrouter, together).
  */
 import type { Task } from './classify.ts';
 
@@ -19,7 +19,7 @@ export const TASK_FAMILY: Readonly<Record<Task, Family>> = {
   chat: 'fast',
 };
 
-/** Ordered, best first. A model matched by an earlier pattern keeps its earlier place. */
+/** Best first; a model keeps the place of its first matching pattern. */
 export const DEFAULT_FAMILY_MODELS: Readonly<Record<Family, readonly string[]>> = {
   code: [
     '*claude-sonnet-4-5*',
@@ -143,7 +143,7 @@ export const DEFAULT_FAMILY_MODELS: Readonly<Record<Family, readonly string[]>> 
   ],
 };
 
-/** Not chat models: embeddings, audio, images, moderation, the router itself. */
+/** Not chat models, the router itself included. */
 export const NON_CHAT_MODELS: readonly string[] = [
   'service/*',
   '*embed*',
@@ -162,7 +162,7 @@ export const NON_CHAT_MODELS: readonly string[] = [
   '*bge-*',
 ];
 
-/** Known to reject images: never chosen for vision. Unlisted models are "unknown". */
+/** Never chosen for vision; unlisted models are "unknown". */
 export const TEXT_ONLY_MODELS: readonly string[] = [
   '*deepseek*',
   '*codestral*',

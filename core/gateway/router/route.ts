@@ -1,6 +1,6 @@
 /**
- * service/conduit's routing, pure; the candidate order is in docs/conduit.md.
- * Memoised on the identity of exposedModels and overrides: never mutate them once passed.
+ * Pure; the candidate order is in docs/conduit.md.
+ * Memoised on exposedModels' and overrides' identity: never mutate them once passed.
  */
 import { AppError } from '../../errors.ts';
 import type { ChatRequest } from '../types.ts';
@@ -92,7 +92,7 @@ function planFor(exposed: readonly string[], overrides: ConduitOverrides, family
   if (chat.length < exposed.length) notes.push(`excluded ${exposed.length - chat.length} non-chat model(s)`);
 
   const override = overrides.families?.[family] ?? [];
-  // For images, a workspace override vouches for a model the defaults consider text-only.
+  // A workspace override vouches for a model the defaults call text-only.
   const eligible =
     family === 'vision' ? chat.filter((id) => matchesAny(override, id) || !matchesAny(TEXT_ONLY_MODELS, id)) : chat;
   if (eligible.length === 0) {

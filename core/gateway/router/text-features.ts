@@ -1,6 +1,6 @@
 /**
- * conduit's text heuristics: a table so every score is explainable (a fired label is a reason).
- * Presence counts, not frequency, unless `each` says so; weights: docs/conduit.md.
+ * A table, so every score is explainable: a fired label is a reason.
+ * Presence counts, not frequency, unless `each` says so (docs/conduit.md).
  */
 
 export type TextLane = 'code' | 'reasoning' | 'extraction' | 'structured' | 'chat';
@@ -170,7 +170,7 @@ export function emptyScores(): TextScores {
   return { code: 0, reasoning: 0, extraction: 0, structured: 0, chat: 0, hits: [] };
 }
 
-/** Adds `text`'s evidence to `into`. `factor` scales it (prior turns count for less). */
+/** `factor` scales the evidence. */
 export function scoreText(text: string, into: TextScores, role: 'user' | 'system', factor = 1): void {
   if (text.length === 0) return;
   // A long message carries its own material even without a telltale colon.
