@@ -1,4 +1,4 @@
-/** Not zod: refusal codes differ per field, and the gateway's budget is < 0.25 ms. */
+/** Not zod: codes differ per field, and the budget is < 0.25 ms. */
 import { AppError } from '../../errors.ts';
 
 /** Every refusal is a 400 naming the offending parameter (OpenAI `param`). */

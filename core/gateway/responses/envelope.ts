@@ -1,5 +1,5 @@
 /**
- * The Responses object, shared by the envelope and every stream event (the SDK checks `id`).
+ * Shared by the envelope and every stream event: the SDK checks `id`.
  * No `output_text`: the SDKs compute it, and OpenAI does not send it.
  */
 import { newId } from '../../ids.ts';

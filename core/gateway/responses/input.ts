@@ -3,7 +3,7 @@ import type { ChatContentPart, ChatMessage, ChatToolCall } from '../types.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
-// Arrive when a client feeds a previous output back as input; meaningless to chat.
+// Arrive when a previous output is fed back as input.
 const MESSAGE_KEYS = new Set(['type', 'role', 'content', 'id', 'status', 'phase']);
 const CALL_KEYS = new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status']);
 const CALL_OUTPUT_KEYS = new Set(['type', 'call_id', 'output', 'id', 'status']);
@@ -83,7 +83,7 @@ function toolCall(item: Record<string, unknown>, at: string): ChatToolCall {
   };
 }
 
-/** Several providers reject two assistant messages in a row, so a call joins the previous one. */
+/** Joins the previous assistant message: providers reject two in a row. */
 function appendToolCall(messages: ChatMessage[], call: ChatToolCall): void {
   const last = messages[messages.length - 1];
   if (last !== undefined && last.role === 'assistant') {

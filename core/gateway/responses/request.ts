@@ -1,7 +1,4 @@
-/**
- * Responses body → chat request, as a strict allowlist: unknown fields are refused by name.
- * Decisions beyond SPEC's table: docs/responses.md.
- */
+/** A strict allowlist; decisions beyond SPEC's table: docs/responses.md. */
 import type { ChatRequest } from '../types.ts';
 import { bool, codePoints, integer, invalid, numberIn, obj, oneOf, refuse, str } from './check.ts';
 import { parseReasoning, parseText } from './format.ts';
@@ -21,7 +18,7 @@ const USER_MAX = 256;
 
 type Handler = (v: unknown, m: ResponsesMeta, chat: ChatRequest) => void;
 
-// One handler per accepted field; anything not here (and not in NAMED_REFUSALS) is unrecognised.
+// Anything not here or in NAMED_REFUSALS is unrecognised.
 const FIELDS: Record<string, Handler> = {
   model: () => {}, // checked after the loop
   input: () => {}, // translated after instructions are known
@@ -95,7 +92,7 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     safety_identifier: null,
   };
   const chat: ChatRequest = { model: '', messages: [] };
-  // Refusals first, in body order, so a stateful request learns why before what is missing.
+  // Refusals first: a stateful request learns why before what is missing.
   for (const key of Object.keys(b)) {
     // Own keys only: `__proto__` and friends would find Object.prototype's.
     const named = Object.hasOwn(NAMED_REFUSALS, key) ? NAMED_REFUSALS[key] : undefined;

@@ -1,7 +1,4 @@
-/**
- * Chat chunks → the Responses events the SDK's validating `responses.stream()` accepts.
- * The sequence, and why failures end in `response.failed`: docs/responses.md.
- */
+/** The SDK's `responses.stream()` validates every event; the order: docs/responses.md. */
 import { newId } from '../../ids.ts';
 import type { ChatChunk, ChatChunkToolCallDelta, ChatUsage, FinishReason } from '../types.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
@@ -175,7 +172,7 @@ export async function* responsesEventStream(
   });
 }
 
-/** What a client may see of an upstream failure: the normalised message, never a stack. */
+/** The normalised message, never a stack. */
 function failureOf(err: unknown): { code: string; message: string } {
   const status = (err as { status?: unknown } | null)?.status;
   const body = (err as { body?: { error?: { message?: unknown } } } | null)?.body;

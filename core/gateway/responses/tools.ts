@@ -1,4 +1,4 @@
-/** Flat Responses tools → chat's nested `function`; hosted tools have no chat equivalent. */
+/** Hosted tools have no chat equivalent. */
 import type { ChatRequest, ChatTool } from '../types.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 import type { ResponsesFunctionTool, ResponsesToolChoice } from './types.ts';

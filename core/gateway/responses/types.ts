@@ -1,4 +1,4 @@
-/** Only what we echo back and emit; requests become the chat shapes in ../types.ts. */
+/** Only what we emit; requests become ../types.ts's chat shapes. */
 import type { ChatRequest } from '../types.ts';
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
