@@ -1,7 +1,7 @@
 import { originHost, type Config } from '../config/load.ts';
 import type { Finding } from './types.ts';
 
-/** The last two labels: without a public-suffix list this errs towards warning (co.uk). */
+/** No public-suffix list: co.uk counts as one site, erring towards warning. */
 export function approximateSite(host: string): string {
   if (host.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host;
   const labels = host.split('.');
