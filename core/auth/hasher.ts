@@ -2,10 +2,7 @@ import PQueue from 'p-queue';
 import { AppError } from '../errors.ts';
 import { hashPassword, OWASP_SCRYPT, verifyPassword, type ScryptCost } from './password.ts';
 
-/**
- * Every password hash of the process: each holds 128 MiB for ~0.5 s, so they are bounded,
- * sign-ins first, and refused with 503 past `maxWaiting` (docs/public-endpoints.md).
- */
+/** Each hash holds 128 MiB for ~0.5 s, so they are bounded (docs/public-endpoints.md). */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, stored: string): Promise<boolean>;

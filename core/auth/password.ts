@@ -1,8 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
- * Async scrypt at OWASP's N=2^17, r=8, p=1, so a login never blocks the event loop.
- * The parameters are stored in the hash: the cost can rise without invalidating passwords.
+ * Async scrypt at OWASP's N=2^17, r=8, p=1: a login never blocks the loop.
+ * Parameters live in the hash, so the cost can rise later.
  */
 export interface ScryptCost {
   N: number;

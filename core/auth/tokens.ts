@@ -2,8 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from './crc32.ts';
 
 /**
- * Issued secrets: `<prefix><30 base62 random><6 base62 CRC32 of the rest>`, stored only as an
- * HMAC-SHA256: a dump cannot be replayed, and fixed lengths keep comparison constant-time.
+ * `<prefix><30 base62 random><6 base62 CRC32>`, stored only as an HMAC-SHA256:
+ * a dump cannot be replayed, and equal lengths keep comparison constant-time.
  */
 export const TOKEN_PREFIXES = {
   access: 'svc_pat_',
@@ -68,7 +68,7 @@ export function tokenHash(key: Buffer, token: string): string {
   return createHmac('sha256', key).update(token).digest('base64url');
 }
 
-/** `svc_pat_…AbCd`: enough to recognise a token in a list, useless to an attacker. */
+/** `svc_pat_…AbCd`: recognisable in a list, useless to an attacker. */
 export function tokenPreview(token: string): string {
   const kind = kindOf(token);
   const prefix = kind ? TOKEN_PREFIXES[kind] : '';
