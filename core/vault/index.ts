@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { deriveKey } from '../auth/keys.ts';
 
 /**
- * AES-256-GCM secrets at rest, `v1.<iv>.<tag>.<ciphertext>` (base64url).
- * The row id is associated data: a ciphertext copied onto another row does not decrypt.
+ * AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>`; the row id is associated data,
+ * so a ciphertext copied to another row does not decrypt.
  */
 export interface Vault {
   seal(plaintext: string, boundTo: string): string;
