@@ -59,7 +59,7 @@ export async function loadFile(d: PreviewDeps, t: PreviewTarget): Promise<Previe
   return { path, content };
 }
 
-/** previewTarget, then the cache, then the store: the whole lookup in one call. */
+/** previewTarget, then the cache, then the store. */
 export async function previewFile(d: PreviewDeps, token: string, rawPath: string): Promise<PreviewFile | undefined> {
   const t = previewTarget(d, token, rawPath);
   if (!t) return undefined;
@@ -67,7 +67,7 @@ export async function previewFile(d: PreviewDeps, token: string, rawPath: string
 }
 
 /**
- * A page loads many files under one token, and the HMAC was most of the work (docs/performance.md).
+ * A page loads many files under one token, and the HMAC was most of the work.
  * Expiry is checked on every use; forged tokens never enter.
  */
 export class TokenMemo {
@@ -90,7 +90,7 @@ export class TokenMemo {
   }
 }
 
-/** Undefined for bad escapes, an encoded '/', or a path the app rules refuse. */
+/** Undefined for bad escapes, an encoded '/', or a refused path. */
 export function decodePath(raw: string): string | undefined {
   const out: string[] = [];
   for (const seg of raw.split('/')) {
@@ -107,7 +107,7 @@ export function decodePath(raw: string): string | undefined {
   return pathProblem(path) === undefined ? path : undefined;
 }
 
-/** App versions never change; `ttlMs` makes a deleted app stop being served soon. */
+/** Versions never change; `ttlMs` stops serving a deleted app soon. */
 export class FileCache {
   readonly #map = new Map<string, { content: Buffer; at: number }>();
   readonly #maxBytes: number;

@@ -12,8 +12,8 @@ import { previewKey, signPreviewToken } from './token.ts';
 import { validateApp, type AppInput } from './validate.ts';
 
 /**
- * Generated apps (docs/preview.md): immutable versions on the run that made them; the same
- * title again is the next version. Served only from the preview origin.
+ * Generated apps (docs/preview.md): immutable versions on their run, served only from the
+ * preview origin. The same title again is the next version.
  */
 
 export interface StoredApp {
@@ -27,7 +27,7 @@ export interface StoredApp {
 
 export type AppResult = { ok: true; app: StoredApp } | { ok: false; problem: string };
 
-/** create_app's and run_code's way in; a broken rule is a `problem` for the model. Throws Fenced. */
+/** A broken rule is a `problem` for the model; throws Fenced. */
 export async function appFromFiles(run: ToolRunContext, input: AppInput): Promise<AppResult> {
   const v = validateApp(input);
   if (!v.ok) return v;
@@ -49,14 +49,14 @@ export async function appFromFiles(run: ToolRunContext, input: AppInput): Promis
     }
     await insertVersion(q, { appId, version, entry, fileCount: files.length, totalBytes, createdAt: now });
     await insertFiles(q, appId, version, files);
-    // The run read lists apps only with this event; one transaction keeps them in step.
+    // The run read trusts this event: same transaction as the rows.
     await addEvent(q, run.runId, APP_EVENT, { appId, version, title }, now);
     return { appId, version };
   });
   return { ok: true, app: { ...stored, title, entry, fileCount: files.length, totalBytes } };
 }
 
-/** The run event that says the run has (another version of) an app. */
+/** Says the run has (another version of) an app. */
 export const APP_EVENT = 'app.created';
 
 export interface RunApp {
@@ -103,7 +103,7 @@ export function mintPreviewLink(d: PreviewLinkDeps, a: { appId: string; version:
   return { url: `${d.origin}/p/${token}/${encodeAppPath(a.entry)}`, expiresAt: new Date(exp * 1000).toISOString() };
 }
 
-/** Only for the run's owner in the app's workspace (the run read's rule); else one 404. */
+/** The run read's rule: the run's owner, in the app's workspace; else 404. */
 export async function createPreviewLink(
   d: PreviewLinkDeps & { db: Queryable },
   caller: { userId: string; workspaceId: string },

@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 import { deriveKey } from '../auth/keys.ts';
 
 /**
- * Preview capability tokens, `appId.version.workspaceId.exp.mac`: nothing is stored.
+ * `appId.version.workspaceId.exp.mac`: nothing is stored.
  * Rotating SERVICE_PREVIEW_SECRET ends every link at once.
  */
 
@@ -14,7 +14,7 @@ export interface PreviewClaims {
   exp: number;
 }
 
-/** A KeyObject: HMAC with one costs a fifth of a raw Buffer's (docs/performance.md). */
+/** A KeyObject's HMAC costs a fifth of a Buffer's (docs/performance.md). */
 export const previewKey = (secret: string): KeyObject => createSecretKey(deriveKey(secret, 'preview-token'));
 
 const ID = /^[a-z]{2,8}_[a-z0-9]{8,40}$/;
@@ -44,7 +44,7 @@ export function verifyPreviewToken(key: KeyObject, token: string, nowMs: number)
   if (given.length !== MAC_CHARS || !/^[A-Za-z0-9_-]+$/.test(given)) return undefined;
   const claims: PreviewClaims = { appId, version: Number(version), workspaceId, exp: Number(exp) };
   const got = Buffer.from(given, 'base64url');
-  // 43 characters hold 258 bits: the text must be the canonical encoding too.
+  // 43 characters hold 258 bits: demand the canonical encoding too.
   const want = mac(key, claims);
   if (got.length !== want.length || !timingSafeEqual(got, want) || got.toString('base64url') !== given) return undefined;
   if (nowMs >= claims.exp * 1000) return undefined;

@@ -1,4 +1,4 @@
-/** An app version's rules; a violation is a sentence for the model, not a failed run. */
+/** A violation is a sentence for the model, not a failed run. */
 
 export const MAX_FILES = 200;
 export const MAX_TOTAL_BYTES = 5 * 1024 * 1024;
@@ -46,7 +46,7 @@ export function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** The app, normalised (contents as bytes), or the first problem as a sentence for the model. */
+/** Contents as bytes, or the first problem. */
 export function validateApp(input: AppInput): { ok: true; app: ValidApp } | { ok: false; problem: string } {
   const bad = (problem: string) => ({ ok: false as const, problem });
   const title = input.title.trim();
