@@ -3,8 +3,8 @@ import type { Config } from '../../core/config/index.ts';
 import { originHost } from '../../core/config/load.ts';
 
 /**
- * One listener serves both origins: this decides whether untrusted app code or the workbench answers.
- * Ports are ignored: the config refuses a preview host name equal to the app's.
+ * Decides whether untrusted app code or the workbench answers.
+ * Ports are ignored: the config refuses equal host names.
  */
 
 /** Lower case, no port, no trailing dot ('' when empty). */

@@ -6,8 +6,8 @@ import { redactPath } from '../middleware/redact-path.ts';
 import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from '../middleware/request-id.ts';
 
 /**
- * The preview origin (docs/preview.md), on plain node:http; cookies are never read or set.
- * Every answer, even a 404, carries the sandbox CSP: an opaque origin, no reach into the app.
+ * The preview origin (docs/preview.md); cookies are never read or set.
+ * Even a 404 carries the sandbox CSP: an opaque origin.
  */
 
 const SECURITY_HEADERS = {
@@ -19,7 +19,7 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 } as const;
 
-/** Byte for byte the same for every failure; the request id is in the header. */
+/** The same bytes for every failure; the request id is a header. */
 export const PREVIEW_NOT_FOUND = JSON.stringify({ error: { code: 'not_found', message: 'Not found.' } });
 const NOT_FOUND_LENGTH = String(Buffer.byteLength(PREVIEW_NOT_FOUND));
 const UNAVAILABLE = JSON.stringify({ error: { code: 'store_unavailable', message: 'The preview could not be read; retry shortly.' } });
