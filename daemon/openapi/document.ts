@@ -10,7 +10,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** `/api/app/agents/{id}` → `/api/app/agents/:id` (or the registry's own `mounted` template). */
 export const mountedPath = (op: Operation): string => op.mounted ?? op.path.replace(/\{([^}]+)\}/g, ':$1');
 
-/** Input side (what a client sends); what zod cannot express becomes `{}`, not a failed document. */
+/** What a client sends; the inexpressible becomes `{}`, not a failed document. */
 export function bodySchema(r: RequestDoc): Json {
   if (r.jsonSchema) return r.jsonSchema;
   if (!r.schema) return {};

@@ -1,4 +1,4 @@
-// Every documented operation; a route without an entry, or the reverse, fails openapi.test.ts.
+// A route without an entry, or the reverse, fails openapi.test.ts.
 import { AGENT_OPERATIONS } from './ops-agents.ts';
 import { APP_OPERATIONS } from './ops-app.ts';
 import { AUTH_OPERATIONS } from './ops-auth.ts';

@@ -1,5 +1,5 @@
-// /api/v1: bodies are checked by hand on the hot path, so their schemas are written here;
-// the tests run each example through the route's own checker.
+// /api/v1 checks bodies by hand, so schemas are written here;
+// tests run each example through the route's checker.
 import { checkChatRequest, checkEmbeddingsRequest } from '../../core/gateway/chat-request.ts';
 import { parseResponsesRequest } from '../../core/gateway/responses/index.ts';
 import type { Operation } from './types.ts';

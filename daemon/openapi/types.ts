@@ -31,7 +31,7 @@ export interface Operation {
   method: Method;
   /** OpenAPI style: `/api/app/agents/{id}`. */
   path: string;
-  /** The route template as Hono mounts it, when it is not `path` with `{x}` → `:x`. */
+  /** When Hono's template is not `path` with `{x}` → `:x`. */
   mounted?: string;
   tag: string;
   summary: string;
