@@ -1,4 +1,4 @@
-// esbuild, at build time for the binary and on first use from source (a dev dependency).
+// At build time for the binary; on first use from source.
 import { fileURLToPath } from 'node:url';
 
 export interface BuiltAssets {

@@ -1,4 +1,4 @@
-// Server-rendered SVG bar charts: no script; each has a text alternative and a table beside it.
+// Server-rendered SVG: no script; a text alternative and a table beside each.
 import { html, type Html } from './html.ts';
 
 export interface Bar {

@@ -39,7 +39,7 @@ export class Form {
   get(name: string): string {
     return this.#p.get(name) ?? '';
   }
-  /** Undefined when empty: optional API fields are left out, not sent as "". */
+  /** Undefined when empty: optional API fields are left out. */
   opt(name: string): string | undefined {
     const v = this.get(name).trim();
     return v === '' ? undefined : v;
@@ -61,7 +61,7 @@ export class Form {
 export const csrfRefused = () =>
   new AppError(403, 'csrf_failed', 'This form expired or was sent from another site. Reload the page and try again.');
 
-/** Urlencoded only (415), within the body limit (413), CSRF compared in constant time (403). */
+/** Urlencoded (415), bounded (413), CSRF compared in constant time (403). */
 export async function readForm(core: Core, c: WebContext, session: Session | undefined): Promise<Form> {
   const type = (c.req.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') throw new AppError(415, 'unsupported_media_type', 'Forms are sent as application/x-www-form-urlencoded.');
@@ -131,13 +131,13 @@ export interface FieldOpts {
   value?: string;
   inputmode?: string;
   pattern?: string;
-  /** Screen readers only: a control in a table row, named by its row. */
+  /** Screen readers only: a table row names its control. */
   hideLabel?: boolean;
 }
 
 let seq = 0;
 
-/** Labelled and aria-described fields; `prefix` keeps ids unique across forms on one page. */
+/** `prefix` keeps ids unique across forms on one page. */
 export class Fields {
   readonly #values: Record<string, string>;
   readonly errors: Errors;

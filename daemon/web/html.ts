@@ -1,4 +1,4 @@
-// Hono's `html` template escapes values once; pages never interpolate a Promise, so all are sync.
+// Hono's `html` escapes once; no page interpolates a Promise, so all are sync.
 import { html as honoHtml, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 

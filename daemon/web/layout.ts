@@ -43,8 +43,8 @@ export function pageHeaders(c: WebContext, nonce: string, previewOrigin?: string
     `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; connect-src 'self'; font-src 'self';${frame} object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   );
   c.header('X-Frame-Options', 'DENY');
-  // URLs carry invitation tokens: no Referer elsewhere. Not no-referrer: it makes our own
-  // form posts `Origin: null`, which the DNS-rebinding check refuses.
+  // URLs carry invitation tokens. Not no-referrer: our own form posts
+  // would send `Origin: null`, which the DNS-rebinding check refuses.
   c.header('Referrer-Policy', 'same-origin');
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Cache-Control', 'no-store');

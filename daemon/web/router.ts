@@ -19,7 +19,7 @@ type AnyonePost = (c: WebContext, s: Session | undefined, form: Form) => Promise
 export interface Web {
   core: Core;
   page(c: WebContext, o: PageOptions): Promise<Response>;
-  /** A page for signed-in users; others are sent to sign in and brought back. */
+  /** Others are sent to sign in and brought back. */
   get(path: string, h: SignedIn): void;
   /** A form POST of a signed-in user, CSRF checked. */
   post(path: string, h: SignedInPost): void;
@@ -31,7 +31,7 @@ export function requireRole(s: Session, min: Role): void {
   if (!may(s, min)) throw forbidden(`This needs the ${min} role or higher in ${s.workspace.name}.`);
 }
 
-/** An AppError becomes an HTML page, never the API's JSON; anything else a 500 with the request id. */
+/** Errors are HTML pages, never the API's JSON; unknown ones a 500. */
 export function createWeb(core: Core): { web: Web; app: Hono<AppEnv> } {
   const app = new Hono<AppEnv>();
   const page = async (c: WebContext, o: PageOptions) => renderPage(core, c, await webAssets(), o);

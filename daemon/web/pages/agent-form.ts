@@ -1,4 +1,4 @@
-// The agent form, create and edit; the provider account follows the model's slug unless picked.
+// Create and edit; the account follows the model's slug unless picked.
 import type { Agent } from '../../../core/agents/types.ts';
 import type { ToolInput } from '../../../core/agents/validate.ts';
 import type { ProviderAccount } from '../../../core/provider-accounts/types.ts';

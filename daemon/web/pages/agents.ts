@@ -1,4 +1,4 @@
-// Agents: viewers read; the agent's owner or an admin changes it; a run needs member.
+// Viewers read; the owner or an admin edits; a run needs member.
 import { canManage, type Caller } from '../../../core/agents/access.ts';
 import { checkVersionTarget, createAgent, deleteAgent, getAgent, listAgents, listVersions, publishAgent, shareAgent, sharesOf, unshareAgent, updateAgent, type AgentDeps } from '../../../core/agents/service.ts';
 import type { Agent } from '../../../core/agents/types.ts';

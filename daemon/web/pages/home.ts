@@ -1,4 +1,4 @@
-// The start page: the first-run guide follows the activation milestones the API tracks.
+// The first-run guide follows the API's activation milestones.
 import { workspaceActivation } from '../../../core/activation/service.ts';
 import { listRunsPage } from '../../../core/runs/read.ts';
 import { may, type Session } from '../context.ts';

@@ -1,5 +1,4 @@
-// The run page's live part: one renderer for the page and the polled fragment (data-live),
-// so the page also works without JavaScript.
+// One renderer for the page and its polled fragment: it works without JavaScript.
 import type { ReadEvent, ReadStep } from '../../../core/runs/read.ts';
 import { usageTotals } from '../../../core/runs/read.ts';
 import { TERMINAL, type RunRow } from '../../../core/runs/types.ts';

@@ -1,4 +1,4 @@
-// The caller's runs, and the run page that follows one live and takes approvals.
+// The caller's runs, and a live run page that takes approvals.
 import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
@@ -47,8 +47,8 @@ ${pager(base, next, !before)}`,
   web.get('/runs/:id', async (c, s) => {
     const v = await runViewOf(core, s, c.req.param('id')!);
     const all = c.req.query('all') === '1';
-    // Framed from the preview origin, outside the live region so polling never reloads them.
-    // Looked up only when the run has the app event, as the run read does.
+    // Outside the live region, so polling never reloads the frames.
+    // Only with the app event, as the run read does.
     const apps = v.events.some((e) => e.kind === APP_EVENT) ? await runAppsWithLinks({ ...preview, db: core.db }, v.run.id) : [];
     return web.page(c, {
       title: `Run of ${v.agentName}`,
@@ -61,7 +61,7 @@ ${apps.length ? html`<h2>Apps</h2>${apps.map((a) => html`<section class="app-pre
     });
   });
 
-  // Polled by the page; signed out it is a 401, not a redirect.
+  // Polled: signed out is a 401, not a redirect.
   web.publicGet('/runs/:id/live', async (c, s) => {
     pageHeaders(c, pageState(c).nonce);
     if (!s) return c.text('Sign in again to follow this run.', 401);
@@ -76,7 +76,7 @@ ${apps.length ? html`<h2>Apps</h2>${apps.map((a) => html`<section class="app-pre
     if (!v.run.approval_id) return redirectWith(core, c, `/runs/${v.run.id}`, 'This run is not waiting for an approval.', 'error');
     const { deps } = runsOf(core);
     const outcome = await decideApproval(deps, { agentId: v.run.agent_id, runId: v.run.id, approvalId: v.run.approval_id, userId: s.user.id, decision }, queueOf(core).requeue);
-    // An in-request run resumes in this process; queued runs go back to the queue.
+    // In-request runs resume here; queued ones go back to the queue.
     if (outcome.resumed) void executeRun(deps, v.run.id, outcome.token).catch((err: unknown) => core.log.error('resumed run failed', { runId: v.run.id, error: err }));
     return redirectWith(core, c, `/runs/${v.run.id}`, decision === 'approve' ? 'Approved: the run continues.' : 'Rejected: the run is cancelled.');
   });

@@ -1,4 +1,4 @@
-// Gateway usage over 30 days (the workspace's for admins) and the quotas in force.
+// 30 days of gateway usage (the workspace's for admins), and quotas.
 import { LIMIT_NAMES, type Limits } from '../../../core/quota/limits.ts';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { usageByDayAndModel } from '../../../core/usage/summary.ts';

@@ -1,4 +1,4 @@
-// Workers (automations); the webhook ref is shown once, at creation and each rotation.
+// The webhook ref is shown once, at creation and each rotation.
 import type { Caller } from '../../../core/agents/access.ts';
 import { listAgents } from '../../../core/agents/service.ts';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
