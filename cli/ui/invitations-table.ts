@@ -6,7 +6,7 @@ import { caption, COLUMNS, rowCells, stackedRows, tableWidth } from './invitatio
 const STATUS_COLOR: Record<Invitation['status'], string> = { pending: 'green', used: 'blue', revoked: 'gray', expired: 'yellow' };
 const STATUS_COL = COLUMNS.indexOf('STATUS');
 
-/** Each row is one pre-padded Text line, so flexbox never squeezes columns together. */
+/** Pre-padded lines, so flexbox never squeezes columns together. */
 export function InvitationsTable({ workspace, rows, columns }: { workspace: { id: string; name: string }; rows: Invitation[]; columns?: number }) {
   const cells = [COLUMNS.slice() as string[], ...rows.map(rowCells)];
   // Blocks rather than wrapped, interleaved rows.
