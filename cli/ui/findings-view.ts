@@ -4,7 +4,7 @@ import type { Finding } from '../../core/doctor/index.ts';
 
 const MARK = { ok: ['✔', 'green'], warn: ['!', 'yellow'], fail: ['✖', 'red'] } as const;
 
-/** Ink view of doctor findings: a mark, the check, the message, and the fix on its own line. */
+/** Ink view of doctor findings, the fix on its own line. */
 export function FindingsView({ findings }: { findings: Finding[] }) {
   return h(
     Box,

@@ -1,6 +1,6 @@
 import type { Invitation } from '../../core/invitations/types.ts';
 
-/** The columns of `svc invite list`, shared by the ink table and the plain (piped) output. */
+/** Shared by the ink table and the plain (piped) output. */
 export const COLUMNS = ['ID', 'EMAIL', 'ROLE', 'STATUS', 'EXPIRES', 'EMAIL DELIVERY', 'TOKEN'] as const;
 
 export function rowCells(i: Invitation): string[] {
@@ -10,19 +10,19 @@ export function rowCells(i: Invitation): string[] {
 /** 2026-12-01T17:24:33.123Z → 2026-12-01 17:24Z: minutes are enough for an expiry. */
 const shortTime = (iso: string) => iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, 'Z');
 
-/** Width of the aligned table (two spaces between columns). */
+/** Two spaces between columns. */
 export function tableWidth(cells: string[][]): number {
   return COLUMNS.reduce((sum, _, c) => sum + Math.max(...cells.map((r) => r[c]!.length)), 0) + 2 * (COLUMNS.length - 1);
 }
 
-/** For terminals narrower than the table: one block per invitation, a field per line. */
+/** For terminals narrower than the table. */
 export function stackedRows(rows: Invitation[]): string {
   return rows.map((i) => COLUMNS.map((name, c) => `${name.toLowerCase().padEnd(15)}${rowCells(i)[c]}`).join('\n')).join('\n\n') + '\n';
 }
 
 export const caption = (ws: { id: string; name: string }, n: number) => `workspace "${ws.name}" (${ws.id}): ${n} invitation(s)`;
 
-/** Aligned columns for pipes and logs (no colour, no box drawing); stacked when `columns` is too narrow. */
+/** For pipes and logs: no colour, no box drawing. */
 export function plainTable(ws: { id: string; name: string }, rows: Invitation[], columns?: number): string {
   const head = caption(ws, rows.length) + '\n';
   if (rows.length === 0) return head;

@@ -6,13 +6,10 @@ import { caption, COLUMNS, rowCells, stackedRows, tableWidth } from './invitatio
 const STATUS_COLOR: Record<Invitation['status'], string> = { pending: 'green', used: 'blue', revoked: 'gray', expired: 'yellow' };
 const STATUS_COL = COLUMNS.indexOf('STATUS');
 
-/**
- * Ink table of invitations: a bold header, one row each, the status coloured. Each row is one
- * pre-padded Text line, so flexbox never squeezes columns into each other.
- */
+/** Pre-padded lines, so flexbox never squeezes columns together. */
 export function InvitationsTable({ workspace, rows, columns }: { workspace: { id: string; name: string }; rows: Invitation[]; columns?: number }) {
   const cells = [COLUMNS.slice() as string[], ...rows.map(rowCells)];
-  // Narrower than the table: a block per invitation instead of wrapped, interleaved rows.
+  // Blocks rather than wrapped, interleaved rows.
   if (columns !== undefined && rows.length > 0 && tableWidth(cells) > columns) {
     return h(Box, { flexDirection: 'column' }, h(Text, { dimColor: true }, caption(workspace, rows.length)), h(Text, null, stackedRows(rows)));
   }

@@ -5,11 +5,7 @@ import { fileContent, versionEntry } from './repo.ts';
 import { verifyPreviewToken, type PreviewClaims } from './token.ts';
 import { pathProblem } from './validate.ts';
 
-/**
- * What the preview origin serves for `/p/{token}/{path}`: the file, or undefined for every kind of
- * failure alike (forged, tampered or expired token, unknown app or version, a path outside the app
- * or not in it), so the caller answers one 404 and a prober learns nothing.
- */
+/** `/p/{token}/{path}`: every failure is the same undefined, so a prober learns nothing. */
 
 export interface PreviewDeps {
   db: Queryable;
@@ -24,15 +20,14 @@ export interface PreviewFile {
   content: Buffer;
 }
 
-/** A request that passed the token and path checks: which file of which version it asks for. */
+/** A request that passed the token and path checks. */
 export interface PreviewTarget {
   claims: PreviewClaims;
-  /** The decoded file path; undefined: the version's entry file (found in the store). */
+  /** Undefined: the version's entry file. */
   path: string | undefined;
 }
 
-/** The target of `/p/{token}/{rawPath}` (`rawPath` still percent-encoded; '' = the entry), or
- * undefined when the token or the path is refused. No store read. */
+/** `rawPath` still percent-encoded, '' = the entry; no store read. */
 export function previewTarget(d: PreviewDeps, token: string, rawPath: string): PreviewTarget | undefined {
   const claims = d.tokens.verify(d.key, token, d.clock.now());
   if (!claims) return undefined;
@@ -43,14 +38,14 @@ export function previewTarget(d: PreviewDeps, token: string, rawPath: string): P
 
 const cacheKey = (c: PreviewClaims, path: string) => `${c.appId}\n${c.version}\n${c.workspaceId}\n${path}`;
 
-/** The file from memory, when it is there (the hot path answers without a promise). */
+/** The hot path answers without a promise. */
 export function cachedFile(d: PreviewDeps, t: PreviewTarget): PreviewFile | undefined {
   if (t.path === undefined) return undefined;
   const content = d.cache.get(cacheKey(t.claims, t.path), d.clock.now());
   return content && { path: t.path, content };
 }
 
-/** The file from the store (and into the cache); undefined when the version or file does not exist. */
+/** From the store, into the cache. */
 export async function loadFile(d: PreviewDeps, t: PreviewTarget): Promise<PreviewFile | undefined> {
   const { appId, version, workspaceId } = t.claims;
   const path = t.path ?? (await versionEntry(d.db, appId, version, workspaceId));
@@ -64,7 +59,7 @@ export async function loadFile(d: PreviewDeps, t: PreviewTarget): Promise<Previe
   return { path, content };
 }
 
-/** previewTarget, then the cache, then the store: the whole lookup in one call. */
+/** previewTarget, then the cache, then the store. */
 export async function previewFile(d: PreviewDeps, token: string, rawPath: string): Promise<PreviewFile | undefined> {
   const t = previewTarget(d, token, rawPath);
   if (!t) return undefined;
@@ -72,9 +67,8 @@ export async function previewFile(d: PreviewDeps, token: string, rawPath: string
 }
 
 /**
- * Tokens already verified, with their claims: a page loads many files under one token, and the
- * HMAC was most of the per-request work. Expiry is still checked on every use; the memo is
- * dropped whole when it fills (a flood of distinct forged tokens never enters it).
+ * A page loads many files under one token, and the HMAC was most of the work.
+ * Expiry is checked on every use; forged tokens never enter.
  */
 export class TokenMemo {
   readonly #map = new Map<string, PreviewClaims>();
@@ -96,7 +90,7 @@ export class TokenMemo {
   }
 }
 
-/** Percent-decodes each segment; undefined for bad escapes, an encoded '/', or a path the app rules refuse. */
+/** Undefined for bad escapes, an encoded '/', or a refused path. */
 export function decodePath(raw: string): string | undefined {
   const out: string[] = [];
   for (const seg of raw.split('/')) {
@@ -113,10 +107,7 @@ export function decodePath(raw: string): string | undefined {
   return pathProblem(path) === undefined ? path : undefined;
 }
 
-/**
- * App versions never change, so served files are kept in memory (bounded in bytes, least recently
- * used out first). Entries also expire after `ttlMs`, so a deleted app stops being served soon.
- */
+/** Versions never change; `ttlMs` stops serving a deleted app soon. */
 export class FileCache {
   readonly #map = new Map<string, { content: Buffer; at: number }>();
   readonly #maxBytes: number;
@@ -172,7 +163,7 @@ const TYPES: Record<string, string> = {
   otf: 'font/otf', mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', mp4: 'video/mp4', webm: 'video/webm', pdf: 'application/pdf',
 };
 
-/** The Content-Type of a file, from its extension; unknown: application/octet-stream (with nosniff: a download). */
+/** Unknown: application/octet-stream, which nosniff makes a download. */
 export function contentTypeOf(path: string): string {
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');

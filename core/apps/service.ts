@@ -12,10 +12,8 @@ import { previewKey, signPreviewToken } from './token.ts';
 import { validateApp, type AppInput } from './validate.ts';
 
 /**
- * Generated apps (DESIGN.md "Generated apps and the preview origin"): an app belongs to the run
- * that made it; each create_app call (or, later, run_code's /output) stores an immutable version.
- * The same title again in the same run is the next version of that app. Files are only ever
- * served from the preview origin, by capability link (./token.ts, daemon/preview/).
+ * Generated apps (docs/preview.md): immutable versions on their run, served only from the
+ * preview origin. The same title again is the next version.
  */
 
 export interface StoredApp {
@@ -29,12 +27,7 @@ export interface StoredApp {
 
 export type AppResult = { ok: true; app: StoredApp } | { ok: false; problem: string };
 
-/**
- * Files → an app version of the run, after the same checks as create_app (200 files, 5 MiB,
- * relative paths). A rule broken is `{ok: false, problem}`, a sentence for the model; nothing is
- * stored then. Throws Fenced when the executor no longer owns the run. The lead's hook for run_code: the files a call leaves in /output, read as bytes,
- * become an app here (`title` e.g. from the call, `entry` default index.html).
- */
+/** A broken rule is a `problem` for the model; throws Fenced. */
 export async function appFromFiles(run: ToolRunContext, input: AppInput): Promise<AppResult> {
   const v = validateApp(input);
   if (!v.ok) return v;
@@ -56,15 +49,14 @@ export async function appFromFiles(run: ToolRunContext, input: AppInput): Promis
     }
     await insertVersion(q, { appId, version, entry, fileCount: files.length, totalBytes, createdAt: now });
     await insertFiles(q, appId, version, files);
-    // The run read lists apps only for runs that have this event (read.ts): written in the same
-    // transaction as the rows, so the two never disagree.
+    // The run read trusts this event: same transaction as the rows.
     await addEvent(q, run.runId, APP_EVENT, { appId, version, title }, now);
     return { appId, version };
   });
   return { ok: true, app: { ...stored, title, entry, fileCount: files.length, totalBytes } };
 }
 
-/** The run event that says the run has (another version of) an app. */
+/** Says the run has (another version of) an app. */
 export const APP_EVENT = 'app.created';
 
 export interface RunApp {
@@ -75,7 +67,7 @@ export interface RunApp {
   files: { path: string; size: number }[];
 }
 
-/** Every app version of the run, oldest first, with its files' paths and sizes (no contents). */
+/** Oldest first; paths and sizes, no contents. */
 export async function runApps(q: Queryable, runId: string): Promise<(RunApp & { workspaceId: string })[]> {
   const out: (RunApp & { workspaceId: string })[] = [];
   for (const r of await appsOfRun(q, runId)) {
@@ -90,7 +82,6 @@ export async function runApps(q: Queryable, runId: string): Promise<(RunApp & { 
   return out;
 }
 
-/** What minting a preview link needs: the token key, the preview origin, the lifetime, a clock. */
 export interface PreviewLinkDeps {
   key: KeyObject;
   origin: string;
@@ -105,18 +96,14 @@ export function previewLinkDeps(config: Pick<Config, 'SERVICE_PREVIEW_ORIGIN' | 
 /** The URL path of a file inside an app, each segment percent-encoded. */
 export const encodeAppPath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
-/** A fresh link `{PREVIEW_ORIGIN}/p/{token}/{entry}` to one app version. */
+/** `{PREVIEW_ORIGIN}/p/{token}/{entry}` */
 export function mintPreviewLink(d: PreviewLinkDeps, a: { appId: string; version: number; workspaceId: string; entry: string }): { url: string; expiresAt: string } {
   const exp = Math.floor(d.clock.now() / 1000) + d.ttlS;
   const token = signPreviewToken(d.key, { appId: a.appId, version: a.version, workspaceId: a.workspaceId, exp });
   return { url: `${d.origin}/p/${token}/${encodeAppPath(a.entry)}`, expiresAt: new Date(exp * 1000).toISOString() };
 }
 
-/**
- * `POST /api/app/apps/:appId/preview-links`: a link for someone who may read the app's run — the
- * run's owner, acting in the app's workspace (the rule of the run read). Anyone else, an unknown
- * app or version: the same 404. `version` defaults to the latest.
- */
+/** The run read's rule: the run's owner, in the app's workspace; else 404. */
 export async function createPreviewLink(
   d: PreviewLinkDeps & { db: Queryable },
   caller: { userId: string; workspaceId: string },
@@ -131,7 +118,7 @@ export async function createPreviewLink(
   return mintPreviewLink(d, { appId, version: v, workspaceId: caller.workspaceId, entry });
 }
 
-/** The run's apps, each with a fresh preview link (share links: the share is the authorisation). */
+/** For share links: the share is the authorisation. */
 export async function runAppsWithLinks(d: PreviewLinkDeps & { db: Queryable }, runId: string) {
   return (await runApps(d.db, runId)).map(({ workspaceId, ...a }) => ({ ...a, preview: mintPreviewLink(d, { ...a, workspaceId }) }));
 }

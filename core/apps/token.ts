@@ -2,10 +2,8 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 import { deriveKey } from '../auth/keys.ts';
 
 /**
- * Preview capability tokens (DESIGN.md "Generated apps and the preview origin"): whoever holds one
- * may read one app version until it expires. Nothing is stored: the token carries its claims in
- * the clear, `appId.version.workspaceId.exp.mac`, and the MAC (HMAC-SHA256 under a key derived from
- * SERVICE_PREVIEW_SECRET) binds all four. Rotating the secret ends every link at once.
+ * `appId.version.workspaceId.exp.mac`: nothing is stored.
+ * Rotating SERVICE_PREVIEW_SECRET ends every link at once.
  */
 
 export interface PreviewClaims {
@@ -16,8 +14,7 @@ export interface PreviewClaims {
   exp: number;
 }
 
-/** The purpose-bound key of preview tokens. A KeyObject: HMAC with one costs a fifth of what a raw
- * Buffer key does (measured 2.3 vs 11.6 µs), and every preview request verifies one. */
+/** A KeyObject's HMAC costs a fifth of a Buffer's (docs/performance.md). */
 export const previewKey = (secret: string): KeyObject => createSecretKey(deriveKey(secret, 'preview-token'));
 
 const ID = /^[a-z]{2,8}_[a-z0-9]{8,40}$/;
@@ -26,7 +23,7 @@ const MAC_CHARS = 43; // 32 bytes, base64url without padding
 const DOMAIN = 'svc-preview-v1';
 
 function mac(key: KeyObject, c: PreviewClaims): Buffer {
-  // Fields are checked against ID/DIGITS (no '\n'), so this joining is unambiguous.
+  // ID/DIGITS allow no '\n', so this joining is unambiguous.
   return createHmac('sha256', key).update(`${DOMAIN}\n${c.appId}\n${c.version}\n${c.workspaceId}\n${c.exp}`).digest();
 }
 
@@ -37,10 +34,7 @@ export function signPreviewToken(key: KeyObject, c: PreviewClaims): string {
   return `${c.appId}.${c.version}.${c.workspaceId}.${c.exp}.${mac(key, c).toString('base64url')}`;
 }
 
-/**
- * The claims of a genuine, unexpired token; undefined for anything else (malformed, forged,
- * tampered, expired), without saying which. The MAC is compared in constant time.
- */
+/** Undefined for anything but a genuine, unexpired token, without saying why. */
 export function verifyPreviewToken(key: KeyObject, token: string, nowMs: number): PreviewClaims | undefined {
   if (token.length > 200) return undefined;
   const parts = token.split('.');
@@ -50,8 +44,7 @@ export function verifyPreviewToken(key: KeyObject, token: string, nowMs: number)
   if (given.length !== MAC_CHARS || !/^[A-Za-z0-9_-]+$/.test(given)) return undefined;
   const claims: PreviewClaims = { appId, version: Number(version), workspaceId, exp: Number(exp) };
   const got = Buffer.from(given, 'base64url');
-  // 43 base64url characters hold 258 bits: a changed last character can decode to the same 32
-  // bytes, so the text must be the canonical encoding too (checked after the constant-time compare).
+  // 43 characters hold 258 bits: demand the canonical encoding too.
   const want = mac(key, claims);
   if (got.length !== want.length || !timingSafeEqual(got, want) || got.toString('base64url') !== given) return undefined;
   if (nowMs >= claims.exp * 1000) return undefined;

@@ -1,8 +1,4 @@
-/**
- * The rules an app version must meet before it is stored (DESIGN.md: at most 200 files, 5 MiB in
- * all, relative paths without `..`). Every violation comes back as a sentence the model can act on
- * (it is a tool result, not a failed run), naming the file and the rule.
- */
+/** A violation is a sentence for the model, not a failed run. */
 
 export const MAX_FILES = 200;
 export const MAX_TOTAL_BYTES = 5 * 1024 * 1024;
@@ -33,10 +29,9 @@ export interface ValidApp {
   totalBytes: number;
 }
 
-// C0 controls and DEL: never part of a file name a browser could ask for (NUL among them).
+// Never part of a file name a browser could ask for.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Why `path` is not a valid app file path, or undefined when it is. */
 export function pathProblem(path: string): string | undefined {
   if (path.length === 0) return 'is empty';
   if (path.length > MAX_PATH_CHARS) return `is longer than ${MAX_PATH_CHARS} characters`;
@@ -51,7 +46,7 @@ export function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** The app, normalised (contents as bytes), or the first problem as a sentence for the model. */
+/** Contents as bytes, or the first problem. */
 export function validateApp(input: AppInput): { ok: true; app: ValidApp } | { ok: false; problem: string } {
   const bad = (problem: string) => ({ ok: false as const, problem });
   const title = input.title.trim();

@@ -1,4 +1,4 @@
-/** CRC-32 (IEEE), for the checksum suffix of issued tokens: a typo is refused without a lookup. */
+/** Token checksums: a typo is refused without a lookup. */
 const TABLE = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {

@@ -2,14 +2,7 @@ import PQueue from 'p-queue';
 import { AppError } from '../errors.ts';
 import { hashPassword, OWASP_SCRYPT, verifyPassword, type ScryptCost } from './password.ts';
 
-/**
- * Every password hash of the process goes through one of these: sign-up hashes, sign-in
- * verifications (and the dummy hash for unknown users). One scrypt hash at the OWASP cost holds
- * 128 MiB for about half a second, so a burst of 40 sign-ups took a sign-in from 0.3 s to 6 s and
- * the process from 86 to 599 MiB (issue 12): hashes run at most `concurrency` at a time, sign-ins
- * before sign-ups, and a burst beyond `maxWaiting` queued hashes is refused with 503 instead of
- * queued without end.
- */
+/** Each hash holds 128 MiB for ~0.5 s, so they are bounded (docs/public-endpoints.md). */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, stored: string): Promise<boolean>;
@@ -17,17 +10,17 @@ export interface PasswordHasher {
 
 export interface HasherOptions {
   cost?: ScryptCost;
-  /** Hashes running at once (each holds 128·N·r bytes: 128 MiB at the OWASP cost). */
+  /** Each holds 128·N·r bytes: 128 MiB at the OWASP cost. */
   concurrency?: number;
   /** Hashes waiting for a slot before new ones are refused (503, Retry-After). */
   maxWaiting?: number;
-  /** The hashing itself (tests count or slow it); default scrypt (password.ts). */
+  /** Tests count or slow it; default scrypt. */
   impl?: { hash(password: string, cost: ScryptCost): Promise<string>; verify(password: string, stored: string): Promise<boolean> };
 }
 
 export const HASH_CONCURRENCY = 2;
 export const HASH_MAX_WAITING = 64;
-// Sign-ins go first: a flood of sign-ups must not make the members who already have an account wait.
+// A flood of sign-ups must not make existing members wait.
 const VERIFY_PRIORITY = 1;
 const HASH_PRIORITY = 0;
 

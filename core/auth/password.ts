@@ -1,9 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
- * Password hashing with scrypt, asynchronous so a login never blocks the event loop.
- * OWASP's scrypt recommendation: N=2^17, r=8, p=1. The parameters are stored in the hash, so the
- * cost can rise later without invalidating existing passwords. Tests pass a lower cost explicitly.
+ * Async scrypt at OWASP's N=2^17, r=8, p=1: a login never blocks the loop.
+ * Parameters live in the hash, so the cost can rise later.
  */
 export interface ScryptCost {
   N: number;

@@ -7,10 +7,9 @@ import { CredentialCache } from '../credentials/cache.ts';
 import { deriveKey } from './keys.ts';
 import { OWASP_SCRYPT, type ScryptCost } from './password.ts';
 
-/** Per-process authentication state: derived keys, the verified-credential cache, sign-in and
- * sign-up throttles, and the bounded password hasher. */
+/** Per-process authentication state. */
 export interface AuthRuntime {
-  /** HMAC key of stored token hashes (sessions, invitations, credentials). */
+  /** For stored token hashes (sessions, invitations, credentials). */
   tokenKey: Buffer;
   /** Signs the CSRF double-submit value. */
   csrfKey: Buffer;

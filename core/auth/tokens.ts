@@ -2,9 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from './crc32.ts';
 
 /**
- * Issued secrets: `<prefix><30 base62 random><6 base62 CRC32 of the rest>`.
- * Stored only as an HMAC-SHA256 under a server secret (a database dump alone cannot be replayed,
- * and HMAC output has a fixed length, so constant-time comparison never meets unequal lengths).
+ * `<prefix><30 base62 random><6 base62 CRC32>`, stored only as an HMAC-SHA256:
+ * a dump cannot be replayed, and equal lengths keep comparison constant-time.
  */
 export const TOKEN_PREFIXES = {
   access: 'svc_pat_',
@@ -64,12 +63,12 @@ export function kindOf(token: string): TokenKind | undefined {
   return undefined;
 }
 
-/** Keyed hash used as the stored lookup key of a token. */
+/** The stored lookup key of a token. */
 export function tokenHash(key: Buffer, token: string): string {
   return createHmac('sha256', key).update(token).digest('base64url');
 }
 
-/** `svc_pat_…AbCd`: enough to recognise a token in a list, useless to an attacker. */
+/** `svc_pat_…AbCd`: recognisable in a list, useless to an attacker. */
 export function tokenPreview(token: string): string {
   const kind = kindOf(token);
   const prefix = kind ? TOKEN_PREFIXES[kind] : '';

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config/index.ts';
 import type { Finding } from './types.ts';
 
-/** The same messages `svc serve` gives, as findings; returns the config when it loads. */
+/** The messages `svc serve` gives, as findings. */
 export function checkConfig(env: NodeJS.ProcessEnv): { config?: Config; findings: Finding[] } {
   try {
     const { config, warnings } = loadConfig(env);
@@ -35,7 +35,7 @@ export function checkConfig(env: NodeJS.ProcessEnv): { config?: Config; findings
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
-/** Listening beyond loopback with a plain-http origin sends passwords and cookies in clear text. */
+/** Plain http beyond loopback sends passwords and cookies in clear text. */
 export function checkExposure(config: Config): Finding[] {
   if (LOOPBACK_HOST.test(config.SERVICE_HOST) || new URL(config.SERVICE_APP_ORIGIN).protocol === 'https:') return [];
   return [{

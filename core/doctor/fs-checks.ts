@@ -5,7 +5,7 @@ import type { Finding } from './types.ts';
 
 const MIN_FREE_BYTES = 512 * 1024 * 1024;
 
-/** Nearest existing ancestor: the directory that will hold the database once it is created. */
+/** The directory that will hold the database once it is created. */
 function existingAncestor(path: string): string {
   let p = path;
   while (!existsSync(p) && dirname(p) !== p) p = dirname(p);

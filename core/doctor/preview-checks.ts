@@ -1,19 +1,14 @@
 import { originHost, type Config } from '../config/load.ts';
 import type { Finding } from './types.ts';
 
-/**
- * The site (scheme-less) a host belongs to, for the same-site check: an IP literal or a one-label
- * name (localhost) is its own site; otherwise the last two labels. svc carries no public-suffix
- * list, so a shared public suffix (co.uk) also counts as one site: this errs towards warning, never
- * misses a pair that truly shares a registrable domain.
- */
+/** No public-suffix list: co.uk counts as one site, erring towards warning. */
 export function approximateSite(host: string): string {
   if (host.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host;
   const labels = host.split('.');
   return labels.length <= 2 ? host : labels.slice(-2).join('.');
 }
 
-/** Warns when the app and preview origins are same-site (their cookies and requests mix). */
+/** Same-site origins mix their cookies and requests. */
 export function checkPreviewSite(config: Pick<Config, 'SERVICE_APP_ORIGIN' | 'SERVICE_PREVIEW_ORIGIN'>): Finding[] {
   const app = originHost(config.SERVICE_APP_ORIGIN);
   const preview = originHost(config.SERVICE_PREVIEW_ORIGIN);

@@ -6,7 +6,7 @@ import type { Finding } from './types.ts';
 const PROGRAM = { node: "console.log('sandbox ok')", python: "print('sandbox ok')" } as const;
 const CGROUP_FIX = 'run svc as root, or give it a cgroup it may manage (systemd: Delegate=yes on the unit; cgroup v2 needs memory and pids in the parent\'s cgroup.subtree_control)';
 
-/** Runs a one-line program through the configured driver; names each limit that falls back. */
+/** Runs a one-line program; names each limit that falls back. */
 export async function checkSandbox(config: Config, opts: ContainerOptions = {}): Promise<Finding[]> {
   const sb = createSandbox(config, opts);
   const name = `${config.SERVICE_SANDBOX_DRIVER} driver, ${config.SERVICE_SANDBOX_RUNTIME}`;

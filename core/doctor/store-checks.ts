@@ -3,7 +3,7 @@ import type { Config } from '../config/index.ts';
 import { migrationStatus, openDb } from '../store/index.ts';
 import type { Finding } from './types.ts';
 
-/** The store answers, and its schema matches this binary. Never writes: doctor only looks. */
+/** Never writes: doctor only looks. */
 export async function checkStore(config: Config): Promise<Finding[]> {
   const where = config.SERVICE_STORE === 'sqlite' ? config.dbPath : 'DATABASE_URL';
   if (config.SERVICE_STORE === 'sqlite' && !existsSync(config.dbPath)) {

@@ -27,7 +27,7 @@ export async function checkLocalTarget(config: Config, timeoutMs = 3000): Promis
   }
 }
 
-/** fetch() says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is on its cause. */
+/** fetch() says "fetch failed"; the reason is on its cause. */
 export function networkCause(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   if (!cause) return (err as Error).message;

@@ -1,6 +1,6 @@
 export type FindingStatus = 'ok' | 'warn' | 'fail';
 
-/** One line of `svc doctor`: what was checked, what is wrong, and the exact fix. */
+/** One line of `svc doctor`, with the exact fix. */
 export interface Finding {
   check: string;
   status: FindingStatus;

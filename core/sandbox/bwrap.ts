@@ -1,18 +1,11 @@
 import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import type { RuntimePlan } from './runtime.ts';
 
-/**
- * The bubblewrap command line of one execution. The root is an empty tmpfs made read-only at the
- * end; into it go only the shared libraries, the runtime (read-only), a fresh /proc and minimal
- * /dev, and two size-capped tmpfs (/tmp, /output) — the only writable places. Every namespace is
- * new (user, pid, mount, net, ipc, uts; cgroup where possible), no capability is kept, the
- * environment is empty but for what is set here, it runs in a new session (no terminal to inject
- * into) and dies with its parent.
- */
+/** The bubblewrap command line of one execution (docs/sandbox.md, "What is isolated"). */
 
-/** Library directories every dynamically linked runtime needs; symlinks (merged /usr) stay symlinks. */
+/** Symlinks (merged /usr) stay symlinks. */
 const LIB_DIRS = ['/usr/lib', '/usr/lib64', '/usr/lib32', '/usr/libx32', '/lib', '/lib64', '/lib32', '/libx32'];
-/** CA certificates, bound only when the sandbox has a network (allowlist). */
+/** Bound only in allowlist mode. */
 const CA_DIRS = ['/etc/ssl/certs', '/usr/share/ca-certificates', '/etc/pki/tls/certs', '/etc/ca-certificates'];
 
 export const CODE_DIR = '/sandbox';
@@ -79,7 +72,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     args.push('--ro-bind', plan.proxySocket, PROXY_SOCKET);
     for (const d of CA_DIRS) if (existsSync(d)) args.push('--ro-bind', d, d);
   }
-  // Last: the root and /dev become read-only, so the two capped tmpfs are the only writable places.
+  // Last, so the capped tmpfs stay the only writable places.
   args.push('--remount-ro', '/dev', '--remount-ro', '/', '--chdir', '/tmp');
   for (const [k, v] of Object.entries(sandboxEnv(plan))) args.push('--setenv', k, v);
   args.push('--json-status-fd', '5', '--');

@@ -1,12 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * Per-execution cgroups for the container driver: a memory limit (v1 `memory.limit_in_bytes` or v2
- * `memory.max`), a task limit (`pids.max`) and CPU accounting, each made as a child of svc's own
- * cgroup so the sandbox stays inside whatever limits the service runs under (systemd's unit, a
- * container). Each controller is used where it can be; where not, the driver falls back to rlimits.
- */
+/** Per-execution cgroups, children of svc's own so its limits still apply (docs/sandbox.md). */
 
 type Controller = 'memory' | 'pids' | 'cpu';
 
@@ -20,7 +15,7 @@ export interface CgroupSupport {
   memory?: Hierarchy | undefined;
   pids?: Hierarchy | undefined;
   cpu?: Hierarchy | undefined;
-  /** Why a controller is missing, for doctor and docs (e.g. not writable: not root, not delegated). */
+  /** Why a controller is missing, for doctor. */
   note?: string | undefined;
 }
 
@@ -61,7 +56,7 @@ const V1_NAME: Record<Controller, string> = { memory: 'memory', pids: 'pids', cp
 const V1_PROBE: Record<Controller, string> = { memory: 'memory.limit_in_bytes', pids: 'pids.max', cpu: 'cpuacct.usage' };
 const V2_PROBE: Record<Controller, string> = { memory: 'memory.max', pids: 'pids.max', cpu: 'cpu.stat' };
 
-/** Finds, probes (makes and removes a child) and sweeps what earlier, killed processes left. */
+/** Finds and probes the controllers; sweeps what killed processes left. */
 export function detectCgroups(): CgroupSupport {
   const all = mounts();
   const own = ownPaths();
@@ -94,12 +89,12 @@ export function detectCgroups(): CgroupSupport {
   return out;
 }
 
-/** v2: children get a controller only if the parent delegates it (cgroup.subtree_control). */
+/** v2: children get a controller only through the parent's cgroup.subtree_control. */
 function enableV2(parent: string, controller: string): boolean {
   try {
     const ctl = readFileSync(join(parent, 'cgroup.subtree_control'), 'utf8').split(/\s+/);
     if (ctl.includes(controller)) return true;
-    // Fails with EBUSY when svc itself sits in `parent` (the "no internal processes" rule).
+    // EBUSY when svc sits in `parent`: the "no internal processes" rule.
     writeFileSync(join(parent, 'cgroup.subtree_control'), `+${controller}`);
     return true;
   } catch {
@@ -131,7 +126,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Cgroups of executions whose svc process is gone (killed -9): empty them and remove them. */
+/** Empties and removes cgroups whose svc process was killed. */
 function sweep(parent: string): void {
   let names: string[];
   try {
@@ -168,7 +163,7 @@ function rmdirOnce(dir: string): 'done' | 'busy' | 'failed' {
   }
 }
 
-/** rmdir, retried for up to a second: a cgroup is busy until its last task has been reaped. */
+/** A cgroup is busy until its last task is reaped. */
 async function removeDir(dir: string): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
     const r = rmdirOnce(dir);
@@ -190,7 +185,7 @@ const readNum = (file: string, key?: string): number => {
   }
 };
 
-/** The cgroups of one execution. `procsFiles`: where the launcher writes its own pid. */
+/** `procsFiles`: where the launcher writes its own pid. */
 export class RunCgroups {
   readonly procsFiles: string[] = [];
   private readonly dirs = new Map<Controller, { dir: string; version: 1 | 2 }>();
@@ -210,7 +205,7 @@ export class RunCgroups {
       const mem = this.dirs.get('memory');
       if (mem?.version === 1) {
         writeFileSync(join(mem.dir, 'memory.limit_in_bytes'), bytes);
-        // No swapping past the limit either (present only with swap accounting).
+        // No swapping past the limit (only with swap accounting).
         if (existsSync(join(mem.dir, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(mem.dir, 'memory.memsw.limit_in_bytes'), bytes);
       } else if (mem) {
         writeFileSync(join(mem.dir, 'memory.max'), bytes);

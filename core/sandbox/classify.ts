@@ -2,12 +2,7 @@ import { constants } from 'node:os';
 import type { ExecOutcome } from './execute.ts';
 import type { Enforcement, LimitName, RunResult, SandboxLimits } from './types.ts';
 
-/**
- * Turns what happened to the process into the result the model sees: the exit status, the output,
- * and which limit stopped the program. Kernel facts come first (pids.max refused a fork, the OOM
- * killer ran in the memory cgroup, SIGXCPU, a full tmpfs, the wall clock); where a limit is an
- * rlimit the program only sees an error, so its message is the evidence.
- */
+/** Kernel facts first; under rlimits the program's error message is the evidence. */
 
 export interface Facts {
   oomKilled: boolean;
@@ -25,7 +20,7 @@ const NETWORK_ERRORS = /ENETUNREACH|Network is unreachable|EAI_AGAIN|ENOTFOUND|T
 const signalName = (n: number): string | undefined => Object.entries(constants.signals).find(([, v]) => v === n)?.[0];
 
 export function classify(o: ExecOutcome, facts: Facts, limits: SandboxLimits, enf: Enforcement): RunResult {
-  // The program's status: bwrap and the runner pass a signal on as 128 + N, like a shell.
+  // A signal N arrives as 128 + N, like a shell's.
   let exitCode = o.status ?? 128 + (o.signal ? constants.signals[o.signal] : 0);
   let signal = o.report?.childSignal ?? (exitCode > 128 && exitCode <= 128 + 64 ? signalName(exitCode - 128) : undefined);
   if (o.signal) {
@@ -36,7 +31,7 @@ export function classify(o: ExecOutcome, facts: Facts, limits: SandboxLimits, en
   const failed = exitCode !== 0 || o.timedOut;
   let limit: LimitName | null = null;
   if (failed) {
-    // A fork bomb also runs out of memory on the way: the refused fork is the cause.
+    // A fork bomb also hits memory; the refused fork is the cause.
     if (facts.pidsLimitHit || (enf.processes === 'RLIMIT_NPROC' && FORK_ERRORS.test(stderrText))) limit = 'processes';
     else if (facts.oomKilled || (enf.memory === 'RLIMIT_DATA' && MEMORY_ERRORS.test(stderrText))) limit = 'memory';
     else if (signal === 'SIGXCPU' || (signal === 'SIGKILL' && !o.timedOut && (facts.cpuSeconds ?? 0) >= limits.cpuSeconds)) limit = 'cpu';

@@ -8,14 +8,9 @@ import { findProgram, rlimitArgs } from './host.ts';
 import { resolveRuntime, type RuntimePlan } from './runtime.ts';
 import { SandboxUnavailable, type Enforcement, type RunRequest, type RunResult, type Sandbox, type SandboxLimits, type SandboxRuntime } from './types.ts';
 
-/**
- * The `container` driver: each execution is a bubblewrap container (bwrap.ts) started through
- * `prlimit` (CPU, no core files, and the rlimit fallbacks) and, where cgroups can be made, by a
- * two-line shell that first moves itself into the execution's cgroups, so that everything the
- * program starts is counted and can be killed. Nothing runs as a daemon; no root at run time.
- */
+/** bwrap under prlimit, entered via the cgroups so every descendant is counted and killable. */
 
-/** Moves the shell into each cgroup named by the first N arguments, then becomes the rest. */
+/** Joins the first N arguments' cgroups, then execs the rest. */
 const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
 
 export const INSTALL_BWRAP = 'install bubblewrap: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)';
@@ -41,7 +36,7 @@ export function containerSandbox(runtime: SandboxRuntime, limits: SandboxLimits,
   const egress = new Set<EgressSession>();
   let ready: Promise<Ready> | undefined;
   const init = () => (ready ??= prepare(runtime, limits, pythonCmd, opts.findProgram ?? findProgram).catch((err: unknown) => {
-    ready = undefined; // retried on the next call: the operator may fix it without a restart
+    ready = undefined; // retried: the operator may fix it without a restart
     throw err;
   }));
 
@@ -117,7 +112,7 @@ async function prepare(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd
   const root = process.getuid?.() === 0;
   const enforcement: Enforcement = {
     memory: cgroups.memory ? (`cgroup v${cgroups.memory.version}` as const) : 'RLIMIT_DATA',
-    // The kernel exempts root from RLIMIT_NPROC: without a pids cgroup, root cannot cap tasks.
+    // The kernel exempts root from RLIMIT_NPROC.
     processes: cgroups.pids ? (`cgroup v${cgroups.pids.version}` as const) : root ? 'not enforced' : 'RLIMIT_NPROC',
     cpu: 'RLIMIT_CPU',
     storage: 'tmpfs',

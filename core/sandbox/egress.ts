@@ -6,13 +6,7 @@ import { join } from 'node:path';
 import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';
 import { classifyAddress, type AddressClass } from '../tools/net-address.ts';
 
-/**
- * The sandbox's only way out in `allowlist` mode: an HTTP proxy that svc runs outside the sandbox
- * on a Unix socket bound into it (one per execution, so refusals are counted per run). It admits
- * CONNECT (HTTPS, tunnelled) and absolute-form plain HTTP requests to the allowed hosts only, and
- * applies http_request's address guard: the host is resolved here, every address must be public
- * (unless SERVICE_TOOL_HTTP_ALLOW_PRIVATE), and the connection goes to exactly those addresses.
- */
+/** The allowlist proxy, per execution; connects only to addresses http_request's guard checked. */
 
 export interface EgressOptions {
   allowedHosts: readonly string[];

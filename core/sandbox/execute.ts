@@ -2,15 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { SandboxUnavailable } from './types.ts';
 
-/**
- * Starts one sandboxed process (the container launcher or, for `none`, the runner itself), feeds
- * it the code and stdin, keeps the first 64 KiB of stdout and stderr, and kills it at the
- * wall-clock limit or on abort. Shared by both drivers; what the result means is classify.ts's.
- *
- * Descriptors: 0–2 stdio; 3 the code (bwrap copies it into the sandbox); 4 the runner's report
- * (files left in /output, a full tmpfs, a child's signal); 5 bwrap's JSON status (child-pid once
- * the sandbox is up: without it the sandbox never started).
- */
+/** fds: 3 the code, 4 the runner's report, 5 bwrap's status (no child-pid: never started). */
 
 export const OUTPUT_CAP = 64 * 1024;
 
@@ -32,7 +24,7 @@ export interface ExecSpec {
   signal?: AbortSignal | undefined;
   /** bwrap's --json-status-fd 5 is in use. */
   statusFd?: boolean | undefined;
-  /** Own process group, killed as a group (the `none` driver: nothing else contains its tree). */
+  /** The `none` driver: nothing else contains its tree. */
   processGroup?: boolean | undefined;
   /** Extra killing beyond the launcher's pid (the cgroups' tasks). */
   onKill?: (() => void) | undefined;
@@ -152,7 +144,7 @@ export function execute(spec: ExecSpec): Promise<ExecOutcome> {
 
     void (async () => {
       await done;
-      // Streams may outlive the process only when a descendant escaped (the `none` driver).
+      // Only an escaped descendant (`none` driver) keeps the streams open.
       await Promise.race([streams, new Promise((r) => setTimeout(r, 1000))]);
       if (spec.processGroup && child.pid) {
         try {
@@ -182,7 +174,7 @@ export function execute(spec: ExecSpec): Promise<ExecOutcome> {
   });
 }
 
-/** The runner's last line; anything else on fd 4 (the program may write there too) is ignored. */
+/** The runner's last line; the program may write to fd 4 too. */
 function parseReport(text: string): RunnerReport | undefined {
   const lines = text.trim().split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {

@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 
-/** Host programs the drivers use, found on PATH (plus the usual system directories). */
+/** PATH plus the usual system directories. */
 export function findProgram(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin'];
   for (const d of dirs) {
@@ -15,8 +15,7 @@ export function findProgram(name: string): string | undefined {
   return undefined;
 }
 
-/** The rlimits every execution gets (prlimit syntax): CPU seconds (SIGXCPU, then SIGKILL a second
- * later), no core files (a core_pattern pipe would run a host program), and the fallbacks. */
+/** No core files: a core_pattern pipe would run a host program. */
 export function rlimitArgs(o: { cpuSeconds: number; dataBytes?: number | undefined; nproc?: number | undefined }): string[] {
   const out = [`--cpu=${o.cpuSeconds}:${o.cpuSeconds + 1}`, '--core=0'];
   if (o.dataBytes !== undefined) out.push(`--data=${o.dataBytes}`);

@@ -27,7 +27,7 @@ export function limitsFromConfig(c: SandboxConfig): SandboxLimits {
   };
 }
 
-/** The configured driver. Nothing is probed until the first run (or enforcement()). */
+/** Nothing is probed until the first run or enforcement(). */
 export function createSandbox(c: SandboxConfig, opts: ContainerOptions = {}): Sandbox {
   const limits = limitsFromConfig(c);
   return c.SERVICE_SANDBOX_DRIVER === 'none'
@@ -37,7 +37,7 @@ export function createSandbox(c: SandboxConfig, opts: ContainerOptions = {}): Sa
 
 const sandboxes = new WeakMap<Core, Sandbox>();
 
-/** One sandbox per Core (web process or worker); closing the Core kills what still runs in it. */
+/** One per Core; closing the Core kills what still runs. */
 export function sandboxOf(core: Core): Sandbox {
   let s = sandboxes.get(core);
   if (!s) {

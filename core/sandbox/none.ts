@@ -7,12 +7,7 @@ import { findProgram, rlimitArgs } from './host.ts';
 import { resolveRuntime, type RuntimePlan } from './runtime.ts';
 import type { Enforcement, RunRequest, RunResult, Sandbox, SandboxLimits, SandboxRuntime } from './types.ts';
 
-/**
- * The `none` driver (development only; the configuration refuses it in production): the runner
- * runs directly on the host as svc's user, in a temporary directory, with an empty environment,
- * the wall-clock limit (its process group is killed) and RLIMIT_CPU. Nothing else is confined: it
- * can read what svc can read and reach the network.
- */
+/** Development only: just the wall clock and RLIMIT_CPU; nothing else is confined. */
 export function noneSandbox(runtime: SandboxRuntime, limits: SandboxLimits, pythonCmd: string): Sandbox {
   const live = new Set<{ kill(): void }>();
   let plan: Promise<RuntimePlan> | undefined;

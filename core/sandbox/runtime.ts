@@ -4,13 +4,7 @@ import { isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 import { SandboxUnavailable, type SandboxRuntime } from './types.ts';
 
-/**
- * What a runtime needs: the files to bind read-only into the sandbox and the command that runs the
- * code. The runner (node-runner.cjs) always runs first: on the svc binary itself in the built
- * executable (`svc __sandbox-node`), on this node with the runner file from source. For python
- * it starts the host's real interpreter (resolved once: a pyenv shim is a shell script that needs
- * half of $HOME) and binds its installation prefix.
- */
+/** Python is resolved once: a pyenv shim is a script needing half of $HOME. */
 
 export interface Bind {
   src: string;
@@ -31,7 +25,7 @@ export interface RuntimePlan {
   hostArgv(codePath: string): string[];
 }
 
-/** Where the node runtime lives inside the sandbox (also on PATH there). */
+/** Also on PATH inside the sandbox. */
 export const SANDBOX_NODE = '/usr/bin/node';
 const SANDBOX_RUNNER = '/sandbox/runner.cjs';
 
@@ -61,7 +55,7 @@ async function probePython(cmd: string): Promise<PythonInfo> {
   return { ...info, executable: realpathSync(info.executable) };
 }
 
-/** The prefix's files: all of it, unless it is a shared system prefix (then only its stdlib). */
+/** A shared system prefix binds only its stdlib. */
 function pythonBinds(py: PythonInfo): Bind[] {
   const binds: Bind[] = [{ src: py.executable, dest: py.executable }];
   if (py.prefix === '/usr') binds.push({ src: `/usr/lib/python${py.version}`, dest: `/usr/lib/python${py.version}` });

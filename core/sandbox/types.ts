@@ -1,9 +1,9 @@
-/** The run_code sandbox: what a driver is asked to do and what it answers. See docs/sandbox.md. */
+/** The run_code sandbox's driver contract (docs/sandbox.md). */
 
 export type SandboxRuntime = 'node' | 'python';
 export type DriverName = 'container' | 'none';
 
-/** What stopped a program (or, for `network`, what it ran into); null when it ended on its own. */
+/** `network`: what it ran into; null when it ended on its own. */
 export type LimitName = 'time' | 'cpu' | 'memory' | 'processes' | 'storage' | 'network';
 
 export interface SandboxLimits {
@@ -16,18 +16,18 @@ export interface SandboxLimits {
   network: 'none' | 'allowlist';
   /** Hosts the egress proxy admits (allowlist mode). */
   allowedHosts: string[];
-  /** The http_request guard's switch: also admit loopback/private addresses (SERVICE_TOOL_HTTP_ALLOW_PRIVATE). */
+  /** SERVICE_TOOL_HTTP_ALLOW_PRIVATE: also admit loopback/private addresses. */
   allowPrivate: boolean;
 }
 
 export interface RunRequest {
   code: string;
   stdin?: string | undefined;
-  /** Aborting kills the whole process tree; run() then rejects with the signal's reason. */
+  /** Kills the whole process tree; run() rejects with its reason. */
   signal?: AbortSignal | undefined;
 }
 
-/** A file the program left in /output (at most 200 files, 5 MiB in all). */
+/** At most 200 files, 5 MiB in all. */
 export interface OutputFile {
   /** Relative to /output, `/`-separated. */
   path: string;
@@ -35,9 +35,9 @@ export interface OutputFile {
 }
 
 export interface RunResult {
-  /** The program's exit status; 128 + N when a signal N ended it (shell convention). */
+  /** 128 + N when signal N ended it, as a shell reports it. */
   exitCode: number;
-  /** At most 64 KiB each, with a marker where cut; a note naming the limit ends stderr. */
+  /** 64 KiB each; stderr ends naming the limit. */
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -48,7 +48,7 @@ export interface RunResult {
   filesTruncated: boolean;
 }
 
-/** How each limit is enforced on this host (doctor reports it; docs/sandbox.md explains it). */
+/** On this host; doctor reports it. */
 export interface Enforcement {
   memory: 'cgroup v2' | 'cgroup v1' | 'RLIMIT_DATA' | 'not enforced';
   processes: 'cgroup v2' | 'cgroup v1' | 'RLIMIT_NPROC' | 'not enforced';
@@ -71,7 +71,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** The sandbox could not be set up (bubblewrap missing, user namespaces off, runtime not found…). */
+/** bubblewrap missing, user namespaces off, runtime not found… */
 export class SandboxUnavailable extends Error {
   readonly fix: string | undefined;
   constructor(message: string, fix?: string) {

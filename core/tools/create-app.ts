@@ -3,12 +3,7 @@ import { appFromFiles } from '../apps/service.ts';
 import { DEFAULT_ENTRY, MAX_FILES, MAX_TOTAL_BYTES } from '../apps/validate.ts';
 import type { ToolDefinition } from './types.ts';
 
-/**
- * Built-in `create_app`: the model hands over a small static web app (HTML, JS, CSS, data files),
- * stored as a version on the run and served only from the preview origin. A broken rule (too many
- * files, too large, a bad path, a missing entry) is a tool result the model can fix, never a
- * failed run.
- */
+/** A broken rule is a result the model can fix, never a failed run. */
 
 const args = z.strictObject({
   title: z.string(),

@@ -3,19 +3,14 @@ import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, type AddressClass } from './net-address.ts';
 
-/**
- * The http_request tool's outbound guard: which hosts may be called, and which addresses they may
- * resolve to. The tool resolves a hostname once, vets every address, then connects to exactly
- * those addresses (see `pinnedLookup`), so a DNS answer that changes between the check and the
- * connect (DNS rebinding) cannot move the connection to a refused address.
- */
+/** Connecting only to the vetted addresses (pinnedLookup) defeats DNS rebinding. */
 
 export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
 
-/** Resolves a hostname to all of its addresses. Injectable so tests can play DNS. */
+/** Injectable so tests can play DNS. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = async (hostname) => {
@@ -23,7 +18,7 @@ export const systemResolver: Resolver = async (hostname) => {
   return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-/** URL hostname → the form host patterns are matched against: lower case, no brackets, no trailing dot. */
+/** Lower case, no brackets, no trailing dot. */
 export function normalizeHost(hostname: string): string {
   let h = hostname.toLowerCase();
   if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
@@ -31,10 +26,7 @@ export function normalizeHost(hostname: string): string {
   return h;
 }
 
-/**
- * `api.example.com` matches itself only; `*.example.com` matches any subdomain at any depth but not
- * `example.com` itself (list both when both are wanted).
- */
+/** `*.example.com` matches subdomains at any depth, not `example.com` itself. */
 export function hostMatches(hostname: string, patterns: readonly string[]): boolean {
   const h = normalizeHost(hostname);
   return patterns.some((raw) => {
@@ -50,14 +42,14 @@ export type Vetted =
 
 export interface VetOptions {
   allowPrivate: boolean;
-  /** Every list must admit the host (the configuration's and the agent's): an agent narrows, never widens. */
+  /** Every list must admit the host: an agent narrows, never widens. */
   allowLists: readonly (readonly string[])[];
   resolve: Resolver;
   classify: (ip: string) => AddressClass;
   signal: AbortSignal;
 }
 
-/** Checks one hop's URL and resolves its host. Refusals come back as text for the model. */
+/** Refusals come back as text for the model. */
 export async function vetUrl(url: URL, o: VetOptions): Promise<Vetted> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, error: `blocked: only http and https URLs are allowed (got ${url.protocol.slice(0, -1)})` };
@@ -86,8 +78,7 @@ export async function vetUrl(url: URL, o: VetOptions): Promise<Vetted> {
     if (addresses.length === 0) return { ok: false, error: `could not resolve host ${host} (no addresses)` };
   }
   if (!o.allowPrivate) {
-    // Any refused address refuses the host: picking the "good" one would let a rebinding
-    // server hand out a mix and win whenever the connect order favours the bad one.
+    // One refused address refuses the host: else a rebinding mix could win.
     for (const a of addresses) {
       const cls = o.classify(a.address);
       if (cls !== 'public') {
@@ -102,10 +93,7 @@ export async function vetUrl(url: URL, o: VetOptions): Promise<Vetted> {
   return { ok: true, addresses };
 }
 
-/**
- * A `lookup` for net/tls connect that answers with the vetted addresses only, whatever hostname it
- * is asked about: the socket can reach nothing that was not checked.
- */
+/** Whatever it is asked, it answers with the vetted addresses. */
 export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const fam = typeof options === 'object' && options ? options.family : undefined;

@@ -1,13 +1,13 @@
 import type { Agent as AgentType } from 'undici';
 import { pinnedLookup, type ResolvedAddress } from './http-guard.ts';
 
-/** One HTTP exchange of the http_request tool (redirects are the caller's business). */
+/** One exchange of http_request; redirects are the caller's business. */
 export interface HopRequest {
   url: URL;
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
-  /** The vetted addresses; the socket connects to these and nothing else. */
+  /** The socket connects to these and nothing else. */
   addresses: ResolvedAddress[];
   maxResponseBytes: number;
   signal: AbortSignal;
@@ -17,24 +17,19 @@ export interface HopResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
-  /** The body went past maxResponseBytes; `body` holds the first maxResponseBytes bytes. */
+  /** `body` holds the first maxResponseBytes bytes. */
   truncated: boolean;
 }
 
-/**
- * Sends one request through a dispatcher of its own whose connector can only reach the vetted
- * addresses (TLS still verifies the certificate against the URL's hostname, and Host names it).
- * Reads at most maxResponseBytes + 1 bytes and then drops the connection, so a huge or endless
- * body costs no more than the cap. Network failures are thrown as undici/Node errors.
- */
+/** TLS still checks the hostname; reading stops past the cap. */
 export async function sendHop(r: HopRequest): Promise<HopResponse> {
   // Loaded on first use: most processes never make a tool call.
   const loaded = await import('undici');
-  // Bundled, the CommonJS package arrives as a default export; from source, as named ones.
+  // Bundled it is a default export; from source, named ones.
   const { Agent, request } = loaded.Agent ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   const dispatcher: AgentType = new Agent({
     connect: { lookup: pinnedLookup(r.addresses) },
-    // The overall deadline is the caller's signal; undici's own timers must not undercut or outlast it.
+    // The caller's signal is the deadline; undici's timers must not differ.
     headersTimeout: 0,
     bodyTimeout: 0,
     connections: 1,
@@ -62,8 +57,7 @@ export async function sendHop(r: HopRequest): Promise<HopResponse> {
       chunks.push(chunk);
       size += chunk.length;
     }
-    // After a break the stream is still open: destroy it rather than drain an unbounded body (the
-    // abort error that follows is expected; nobody else listens).
+    // Destroy rather than drain an unbounded body; the abort error is expected.
     res.body.on('error', () => {});
     res.body.destroy();
     return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size), truncated };

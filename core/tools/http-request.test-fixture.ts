@@ -1,5 +1,4 @@
-// Shared by http-request.test.ts and http-request-guard.test.ts: the tool called with test limits,
-// result parsing, a fake DNS, and three loopback target servers (two IPv4 addresses and ::1).
+// Shared by the http-request tests.
 import { after, before } from 'node:test';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import type { Resolver } from './http-guard.ts';
@@ -21,7 +20,7 @@ export const bodyOf = (result: string) => result.slice(result.indexOf('\n\n') + 
 export const echoed = (result: string) =>
   JSON.parse(bodyOf(result)) as { method: string; headers: Record<string, string>; body: string; url: string };
 
-/** A fake DNS: names map to fixed answers, and every question is counted. */
+/** Fixed answers; every question is counted. */
 export function fakeDns(table: Record<string, readonly string[] | undefined>) {
   const asked: string[] = [];
   const resolve: Resolver = async (hostname) => {
@@ -36,13 +35,12 @@ export function fakeDns(table: Record<string, readonly string[] | undefined>) {
 export interface Targets {
   /** 127.0.0.1 */
   a: TestServer;
-  /** 127.0.0.2: a second, distinct address for redirect and rebinding tests */
+  /** 127.0.0.2: a distinct address for redirect and rebinding tests */
   b: TestServer;
   /** ::1 */
   v6: TestServer;
 }
 
-/** Starts the three target servers before the file's tests and closes them after. */
 export function useTargets(): Targets {
   const s = {} as Targets;
   before(async () => {

@@ -6,28 +6,22 @@ import { formatResult, redact } from './http-result.ts';
 import { classifyAddress, type AddressClass } from './net-address.ts';
 import type { ToolContext, ToolDefinition } from './types.ts';
 
-/**
- * Built-in `http_request`: one HTTP call for the model, under the outbound limits of ToolLimits
- * (timeout, body caps, SSRF guard, host allowlist) and the agent's own allowlist and default
- * headers. Failures the model can act on come back as `error: …` text; only an abort of the run
- * (ctx.signal) throws.
- */
+/** Failures come back as `error: …` text; only an abort of the run throws. */
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export const MAX_REDIRECTS = 5;
 
-/** Connection-level headers the tool owns (RFC 9110 §7.6.1) plus Host/Content-Length/Expect, which
- * undici derives from the URL and body; a model-supplied value could only desynchronise them. */
+/** RFC 9110 §7.6.1 or undici's own: a model's value would desync them. */
 export const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
   'proxy-authenticate', 'proxy-authorization', 'host', 'content-length', 'expect',
 ]);
 
-/** Headers whose values are credentials: never shown to the model, dropped on cross-origin redirects. */
+/** Never shown to the model; dropped on cross-origin redirects. */
 export const isCredentialHeader = (name: string) => /auth|cookie|key|token|secret|password|session/i.test(name);
 
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'invalid header name');
-// No CR/LF/NUL (header injection); latin-1 only, which is what goes on the wire.
+// No CR/LF/NUL (header injection); latin-1, as on the wire.
 const headerValue = z.string().max(8192).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'header values may not contain control or non-latin-1 characters');
 const headerMap = z.record(headerName, headerValue).refine((h) => Object.keys(h).length <= 64, 'at most 64 headers');
 
@@ -40,12 +34,12 @@ export const httpRequestArgs = z.strictObject({
 
 export const httpRequestConfig = z
   .strictObject({
-    /** Narrows SERVICE_TOOL_HTTP_ALLOWED_HOSTS for this agent (both must admit a host). */
+    /** Narrows SERVICE_TOOL_HTTP_ALLOWED_HOSTS for this agent. */
     allowedHosts: z
       .array(z.string().transform((h) => h.trim().toLowerCase()).pipe(z.string().regex(HOST_PATTERN_RE, 'must be a hostname or *.suffix')))
       .max(100)
       .optional(),
-    /** Sent on every call; the model's own headers override them by name. */
+    /** The model's own headers override them by name. */
     defaultHeaders: headerMap
       .refine((h) => !Object.keys(h).some((n) => HOP_BY_HOP.has(n.toLowerCase())), 'hop-by-hop headers and Host cannot be set')
       .optional(),
@@ -76,7 +70,7 @@ const parameters = {
 export interface HttpRequestDeps {
   /** Hostname → addresses (default: the system resolver, every address). */
   resolve?: Resolver;
-  /** Address → class; only 'public' passes unless private addresses are allowed. */
+  /** Only 'public' passes unless private addresses are allowed. */
   classify?: (ip: string) => AddressClass;
 }
 
@@ -218,7 +212,7 @@ function looksLikeJson(s: string): boolean {
   }
 }
 
-/** Zod issues as `path: message`, without echoing values (a header value may be a credential). */
+/** Never echoes values: a header value may be a credential. */
 function describeIssues(e: z.ZodError): string {
   return e.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');
 }

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { HopResponse } from './http-hop.ts';
 
-/** Turns an HTTP response into the compact text the model reads as the tool result. */
+/** The compact text the model reads as the tool result. */
 
-/** Response headers worth the model's tokens; the rest (cookies, caching, tracing) is noise or secret. */
+/** The rest (cookies, caching, tracing) is noise or secret. */
 const SHOWN_HEADERS = ['content-type', 'content-length', 'location', 'retry-after'];
 
 const TEXT_TYPES = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|x-yaml|toml|graphql|x-ndjson|problem\+json)\b|image\/svg\+xml)/i;
@@ -12,13 +12,12 @@ function charsetOf(contentType: string): string | undefined {
   return /;\s*charset="?([\w.:-]+)"?/i.exec(contentType)?.[1]?.toLowerCase();
 }
 
-/** Decodes a body the model can read, or returns undefined for binary content. */
+/** Undefined for binary content. */
 export function decodeText(body: Buffer, contentType: string): string | undefined {
   const declared = contentType.split(';')[0]!.trim();
   const charset = charsetOf(contentType);
   if (declared === '' || declared === 'application/octet-stream') {
-    // Undeclared: text if it is valid UTF-8 with no NULs (a cut at the cap may split the last
-    // character, so allow an incomplete sequence at the very end).
+    // Undeclared: valid UTF-8 without NULs; the cap may split the last character.
     if (body.includes(0)) return undefined;
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(body, { stream: true });
@@ -72,11 +71,7 @@ export function formatResult(i: ResultInfo): string {
   return lines.join('\n');
 }
 
-/**
- * Replaces every occurrence of a secret (a credential header's value, and its token without the
- * scheme) in text the model will see — a server that echoes request headers must not hand the
- * agent's configured credentials to the model.
- */
+/** An echoing server must not hand credentials to the model. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   const sorted = [...new Set(secrets)].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);

@@ -2,13 +2,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { IPV4_OTHER, IPV4_SPECIAL, IPV6_OTHER, IPV6_SPECIAL, type AddressClass, type SpecialBlock } from './special-addresses.ts';
 
 /**
- * Classifies an IP address for the SSRF guards (the http_request tool, provider base URLs).
- * Everything that is not plainly a globally reachable unicast address gets a class naming why it is
- * refused: the service runs on the host, so neither a model (or a prompt injection it read) nor a
- * workspace member's provider account may reach loopback services, the LAN, or the cloud metadata
- * endpoint. The blocks are the IANA special-purpose registries in full (special-addresses.ts).
- * IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) are classified by the
- * embedded address, so `::ffff:127.0.0.1` is loopback, not "IPv6 public".
+ * For the SSRF guards: only global unicast is 'public' (docs/providers.md).
+ * Embedded IPv4 is judged as IPv4: `::ffff:127.0.0.1` is loopback.
  */
 export type { AddressClass } from './special-addresses.ts';
 
@@ -20,7 +15,7 @@ function parseV4(ip: string): number | undefined {
   return v4(p[0]!, p[1]!, p[2]!, p[3]!);
 }
 
-/** Eight 16-bit groups of a valid IPv6 address (embedded dotted IPv4 and `::` expanded). */
+/** Embedded dotted IPv4 and `::` expanded. */
 function parseV6(ip: string): number[] | undefined {
   const zone = ip.indexOf('%');
   const addr = zone >= 0 ? ip.slice(0, zone) : ip;
@@ -94,9 +89,9 @@ const embedded = (g: number[], hi: number, lo: number) => ((g[hi]! << 16) | g[lo
 export function classifyV6(g: number[]): AddressClass {
   const [g0, g1, g2, g3, g4, g5] = g as [number, number, number, number, number, number];
   const zeroTo = (k: number) => g.slice(0, k).every((x) => x === 0);
-  // Forms the kernel or a translator turns into an IPv4 destination: judged by that destination.
+  // Forms that reach an IPv4 destination are judged by it.
   if (!zeroTo(7) || g[7]! > 1) {
-    // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (deprecated compatible; :: and ::1 are themselves).
+    // Mapped and deprecated compatible; :: and ::1 are themselves.
     if (zeroTo(5) && g5 === 0xffff) return classifyV4(embedded(g, 6, 7));
     if (zeroTo(6)) return classifyV4(embedded(g, 6, 7));
     // ::ffff:0:a.b.c.d (SIIT translated).
@@ -111,7 +106,7 @@ export function classifyV6(g: number[]): AddressClass {
   return 'public';
 }
 
-/** The class of an IPv4 or IPv6 address (brackets and zone ids accepted); 'invalid' if it is neither. */
+/** Brackets and zone ids accepted. */
 export function classifyAddress(ip: string): AddressClass {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   const n = parseV4(bare);
@@ -121,7 +116,7 @@ export function classifyAddress(ip: string): AddressClass {
   return 'invalid';
 }
 
-/** An IPv4 or IPv6 CIDR (`10.0.0.0/8`, `fd00::/8`, or a bare address) as a matcher. Undefined if malformed. */
+/** A CIDR or bare address as a matcher; undefined if malformed. */
 export function parseCidr(text: string): ((ip: string) => boolean) | undefined {
   const slash = text.indexOf('/');
   const ip = slash < 0 ? text : text.slice(0, slash);
@@ -148,7 +143,7 @@ export function parseCidr(text: string): ((ip: string) => boolean) | undefined {
   };
 }
 
-/** The IPv4 address inside `::ffff:a.b.c.d`, so an IPv4 allowlist entry also admits its mapped form. */
+/** So an IPv4 allowlist entry also admits its mapped form. */
 function mappedV4(addr: string): number | undefined {
   const g = parseV6(addr.startsWith('[') && addr.endsWith(']') ? addr.slice(1, -1) : addr);
   if (!g || !g.slice(0, 5).every((x) => x === 0) || g[5] !== 0xffff) return undefined;

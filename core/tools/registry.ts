@@ -4,10 +4,7 @@ import { httpRequestTool } from './http-request.ts';
 import { createRunCodeTool, runCodeTool } from './run-code.ts';
 import type { ToolDefinition, ToolLimits } from './types.ts';
 
-/**
- * The built-in tools, by type. Adding a tool: a new file under core/tools/ exporting a
- * ToolDefinition, and one line in this list.
- */
+/** Adding a tool: a file exporting a ToolDefinition, and one line here. */
 const BUILT_IN: ToolDefinition[] = [
   httpRequestTool,
   createAppTool,
@@ -26,7 +23,7 @@ export function toolLookup(config: Pick<Config, 'SERVICE_SANDBOX_RUNTIME'>): (ty
   return (type) => (type === 'run_code' ? runCode : getTool(type));
 }
 
-/** The outbound limits every tool call runs under, from the SERVICE_TOOL_* variables. */
+/** From the SERVICE_TOOL_* variables. */
 export function toolLimitsFromConfig(
   config: Pick<
     Config,

@@ -5,10 +5,8 @@ import { SandboxUnavailable, type OutputFile, type RunResult } from '../sandbox/
 import type { ToolDefinition, ToolRunContext } from './types.ts';
 
 /**
- * Built-in `run_code`: runs the model's program in the sandbox (core/sandbox, docs/sandbox.md) in
- * the configured language and hands back `{exitCode, stdout, stderr, durationMs, limit}` as JSON.
- * A program that breaks a limit is an ordinary result naming the limit; only an abort of the run
- * throws. Files it leaves in /output become an app version on the run, as create_app's do.
+ * A broken limit is an ordinary result; only abort throws (docs/sandbox.md).
+ * Files left in /output become an app version.
  */
 
 export const OUTPUT_APP_TITLE = 'run_code output';
@@ -29,12 +27,12 @@ const LANGUAGE = {
   python: { name: 'Python 3 (standard library only)', example: 'print(sum(range(10)))' },
 } as const;
 
-/** What the model reads (plus, when /output held files, the app they became or why not). */
+/** Plus the app /output became, or why not. */
 export function modelView(r: Pick<RunResult, 'exitCode' | 'stdout' | 'stderr' | 'durationMs' | 'limit'>, app?: object): string {
   return JSON.stringify({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs, limit: r.limit, ...(app ? { app } : {}) });
 }
 
-/** /output's files as an app version: entry index.html, else the first HTML file, else the first file. */
+/** Entry: index.html, else the first HTML file, else the first file. */
 async function outputApp(run: ToolRunContext | undefined, files: readonly OutputFile[], truncated: boolean): Promise<object | undefined> {
   if (!run || files.length === 0) return undefined;
   if (truncated) return { problem: '/output held more than 200 files or 5 MiB; no app was made' };

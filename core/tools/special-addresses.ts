@@ -15,13 +15,8 @@ export type AddressClass =
   | 'invalid';
 
 /**
- * The IANA IPv4 and IPv6 Special-Purpose Address Registries, every entry (iana-ipv4-special-registry,
- * iana-ipv6-special-registry, as updated 2025-10-09; RFC 6890 as amended by RFC 8190). The
- * classifier takes the longest block that contains an address: `globallyReachable: true` means
- * public (e.g. the PCP anycast 192.0.0.9 inside the non-global 192.0.0.0/24), anything else is
- * refused under `cls`. `null` is the registry's "N/A" or a terminated (deprecated) entry: refused,
- * since nothing says it is reachable. Update this table when IANA adds a block; the tests cover
- * every entry.
+ * Every IANA special-purpose entry as of 2025-10-09 (RFC 6890/8190); longest block wins.
+ * `null` (N/A, deprecated) is refused: nothing says it is reachable.
  */
 export interface SpecialBlock {
   block: string;
@@ -61,10 +56,7 @@ export const IPV4_SPECIAL: readonly SpecialBlock[] = [
   { block: '255.255.255.255/32', name: 'Limited Broadcast', rfc: 'RFC 8190, RFC 919 §7', globallyReachable: false, cls: 'broadcast' },
 ];
 
-/**
- * Not in the special-purpose registry but never a unicast destination: IPv4 multicast (its own
- * registry), IPv6 multicast, and the deprecated IPv6 site-local block (RFC 3879).
- */
+/** Outside the registry but never unicast: multicast, and IPv6 site-local (RFC 3879). */
 export const IPV4_OTHER: readonly SpecialBlock[] = [
   { block: '224.0.0.0/4', name: 'Multicast', rfc: 'RFC 5771', globallyReachable: false, cls: 'multicast' },
 ];

@@ -15,12 +15,12 @@ export interface ToolLimits {
   httpAllowedHosts: string[];
 }
 
-/** The run a tool call belongs to, for tools that write to the store (create_app). */
+/** For tools that write to the store (create_app). */
 export interface ToolRunContext {
   runId: string;
   workspaceId: string;
   userId: string;
-  /** The executor's claim on the run: a tool's writes are fenced on it, like every run write. */
+  /** A tool's writes are fenced on it, like every run write. */
   claimToken: string;
   db: Db;
   clock: Clock;
@@ -29,31 +29,23 @@ export interface ToolRunContext {
 export interface ToolContext {
   signal: AbortSignal;
   limits: ToolLimits;
-  /** Set by the run executor; absent when a tool is called outside a run (tests, tools). */
+  /** Absent outside a run (tests, tools). */
   run?: ToolRunContext;
   /** Where run_code executes (absent: code execution is not available). */
   sandbox?: Sandbox | undefined;
   log?: Logger | undefined;
 }
 
-/** A built-in tool: data for the model (name, description, JSON-schema parameters) plus code. */
+/** Data for the model plus code. */
 export interface ToolDefinition<C = Record<string, unknown>> {
   type: string;
   description: string;
-  /** JSON Schema of the arguments the model passes (sent to the model as the function's parameters). */
+  /** Sent to the model as the function's parameters. */
   parameters: Record<string, unknown>;
   /** Validates the agent-level config of this tool at draft/publish time. */
   config: z.ZodType<C>;
-  /**
-   * Runs one call. Returns the text the model sees as the tool result. A failure the model should
-   * see (bad arguments, HTTP 500 from the target) is returned as text, not thrown; throw only for
-   * failures of the tool itself (e.g. aborted).
-   */
+  /** Return failures the model should see as text; throw only for the tool's own. */
   execute(args: unknown, config: C, ctx: ToolContext): Promise<string>;
-  /**
-   * The result recorded for a call found started without a result (its executor died mid-call):
-   * the model is told, and the call is not repeated. Without it such a call fails the run
-   * (ambiguous_tool_call).
-   */
+  /** For a call whose executor died; absent, the run fails. */
   interrupted?(): string;
 }

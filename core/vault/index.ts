@@ -2,9 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { deriveKey } from '../auth/keys.ts';
 
 /**
- * Secrets at rest (provider API keys): AES-256-GCM under a key derived from SERVICE_VAULT_KEY.
- * The row id is bound as associated data, so a ciphertext copied onto another row does not decrypt.
- * Format: `v1.<iv>.<tag>.<ciphertext>` (base64url).
+ * AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>`; the row id is associated data,
+ * so a ciphertext copied to another row does not decrypt.
  */
 export interface Vault {
   seal(plaintext: string, boundTo: string): string;

@@ -10,11 +10,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** `/api/app/agents/{id}` → `/api/app/agents/:id` (or the registry's own `mounted` template). */
 export const mountedPath = (op: Operation): string => op.mounted ?? op.path.replace(/\{([^}]+)\}/g, ':$1');
 
-/**
- * The body's JSON Schema from the route's zod schema, as input (what a client sends: defaults
- * optional, transforms' input side). A schema zod cannot express (a transform on output, a bigint)
- * becomes `{}` with a description rather than a failed document.
- */
+/** What a client sends; the inexpressible becomes `{}`, not a failed document. */
 export function bodySchema(r: RequestDoc): Json {
   if (r.jsonSchema) return r.jsonSchema;
   if (!r.schema) return {};
@@ -55,7 +51,7 @@ function security(op: Operation): Json[] {
   }
 }
 
-/** The errors every operation of its kind can answer, beside the registry's own statuses. */
+/** Beside the registry's own statuses. */
 function commonErrors(op: Operation): Record<number, string> {
   const out: Record<number, string> = {};
   if (op.request && op.request.contentType === undefined) {
@@ -171,7 +167,7 @@ export function openApiDocument(ops: readonly Operation[] = OPERATIONS): Json {
 }
 
 let cached: string | undefined;
-/** The document as served: built once, so every answer is the same bytes. */
+/** Built once, so every answer is the same bytes. */
 export function openApiJson(): string {
   cached ??= JSON.stringify(openApiDocument(), null, 2);
   return cached;

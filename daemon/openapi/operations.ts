@@ -1,6 +1,4 @@
-// The registry of every documented operation (daemon/openapi/document.ts turns it into OpenAPI 3.1).
-// A route mounted without an entry here, or an entry without a route, fails
-// test/integration/openapi.test.ts. Request bodies reference the zod schema the route parses with.
+// A route without an entry, or the reverse, fails openapi.test.ts.
 import { AGENT_OPERATIONS } from './ops-agents.ts';
 import { APP_OPERATIONS } from './ops-app.ts';
 import { AUTH_OPERATIONS } from './ops-auth.ts';

@@ -1,5 +1,4 @@
-// /api/app, second half: agents, conversations, share links, Workers, app previews; and the run
-// API under /api/agents (Bearer access tokens).
+// /api/app, second half (agents to previews), and the run API under /api/agents.
 import { toolRegistry } from '../../core/tools/registry.ts';
 import { CreateBody as AgentCreateBody, PatchBody as AgentPatchBody, ShareBody } from '../routes/agents.ts';
 import { LinkBody } from '../routes/apps.ts';

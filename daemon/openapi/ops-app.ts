@@ -1,5 +1,4 @@
-// /api/app, first half: workspaces and members, invitations, tokens and keys, provider accounts,
-// gateway limits and conduit overrides.
+// /api/app, first half: workspaces to provider accounts and gateway settings.
 import { validate as validateConduit } from '../../core/gateway/settings.ts';
 import { PROVIDER_IDS } from '../../core/providers/types.ts';
 import { accessTokenBody, adminTokenBody, keyBody } from '../routes/credentials.ts';

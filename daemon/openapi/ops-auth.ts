@@ -1,5 +1,4 @@
-// Accounts and sessions (/api/auth), and the surfaces without a session: health, activation,
-// public links and webhooks, the operators' metrics, this reference itself.
+// /api/auth, and every surface without a session.
 import { deliveryResult } from '../routes/public-webhooks.ts';
 import { PasswordBody, SwitchBody } from '../routes/account.ts';
 import { LoginBody, RegisterBody, ResetBody } from '../routes/auth.ts';

@@ -1,7 +1,5 @@
-// /api/v1, the OpenAI-compatible gateway (Bearer member keys). Chat, Responses, embeddings and the
-// router check their bodies by hand on the hot path (core/gateway/chat-request.ts,
-// core/gateway/responses/request.ts), so their JSON Schemas are written here, and the tests run
-// each example through the route's own checker.
+// /api/v1 checks bodies by hand, so schemas are written here;
+// tests run each example through the route's checker.
 import { checkChatRequest, checkEmbeddingsRequest } from '../../core/gateway/chat-request.ts';
 import { parseResponsesRequest } from '../../core/gateway/responses/index.ts';
 import type { Operation } from './types.ts';

@@ -1,5 +1,4 @@
-// GET /api/docs: the OpenAPI document as one server-rendered page. No script; the only inline
-// element is the stylesheet, allowed by this response's CSP nonce. Nothing is fetched from elsewhere.
+// GET /api/docs: one server-rendered page, no script, nothing fetched from elsewhere.
 import { html, raw, type Html } from '../web/html.ts';
 
 type Json = Record<string, unknown>;
@@ -18,7 +17,7 @@ table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.2rem .5re
 nav ul{columns:2}@media (max-width:600px){nav ul{columns:1}}
 `;
 
-/** `code` and **bold** in the document's short descriptions; everything else is escaped text. */
+/** Only `code` and **bold**; everything else is escaped. */
 function inline(text: string): Html {
   const parts = text.split(/(`[^`]*`|\*\*[^*]+\*\*)/g);
   return html`${parts.map((p) =>
@@ -50,7 +49,6 @@ ${answer !== undefined ? html`<details><summary>Example answer</summary><pre>${p
 </section>`;
 }
 
-/** The page: intro, table of contents by tag, credentials and error shapes, then every operation by tag. */
 export function renderDocs(doc: Json, nonce: string): string {
   const info = doc.info as { title: string; version: string; description: string };
   const tags = doc.tags as Array<{ name: string; description: string }>;

@@ -1,18 +1,18 @@
 import type * as z from 'zod';
 
-/** How a caller authenticates; decides the operation's `security` and the 401/403 it can get. */
+/** Decides the operation's `security` and the 401/403 it can get. */
 export type Auth = 'session+csrf' | 'bearer access token' | 'bearer member key' | 'admin' | 'none' | 'path token' | 'shared secret header';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestDoc {
-  /** The zod schema the route itself parses the body with (exported from the route file). */
+  /** The one the route itself parses with. */
   schema?: z.ZodType;
-  /** Routes that check their body by hand (the gateway's hot path): a JSON Schema written here … */
+  /** Hand-checked bodies (the gateway's hot path): a JSON Schema … */
   jsonSchema?: Record<string, unknown>;
-  /** … and the route's own checker, which the tests run the example through. */
+  /** … and the checker the tests run the example through. */
   check?: (body: unknown) => unknown;
-  /** A body the route accepts (the tests parse it with `schema` or `check`). */
+  /** The tests parse it with `schema` or `check`. */
   example?: unknown;
   /** application/json unless said otherwise. */
   contentType?: string;
@@ -27,12 +27,11 @@ export interface QueryDoc {
   schema?: Record<string, unknown>;
 }
 
-/** One documented operation: the registry (operations.ts) lists every route of the API. */
 export interface Operation {
   method: Method;
   /** OpenAPI style: `/api/app/agents/{id}`. */
   path: string;
-  /** The route template as Hono mounts it, when it is not `path` with `{x}` → `:x`. */
+  /** When Hono's template is not `path` with `{x}` → `:x`. */
   mounted?: string;
   tag: string;
   summary: string;
@@ -40,8 +39,8 @@ export interface Operation {
   auth: Auth;
   query?: QueryDoc[];
   request?: RequestDoc;
-  /** An example of the success answer (the first 2xx); the examples test compares its shape with a real one. */
+  /** The first 2xx; a test compares its shape with a real answer. */
   responseExample?: unknown;
-  /** Status → what it means. Common errors (400 bad body, 401, CSRF 403) are added by the builder. */
+  /** Common errors (400, 401, CSRF 403) are added by the builder. */
   responses: Record<number, string>;
 }

@@ -3,13 +3,11 @@ import type { Config } from '../../core/config/index.ts';
 import { originHost } from '../../core/config/load.ts';
 
 /**
- * Which origin a request is for: the preview origin (generated apps) or anything else (the app
- * surface). One listener serves both, so this decides whether untrusted app code or the workbench
- * answers. Host names compare case-insensitively, without port and trailing dot (the config
- * refuses a preview origin whose host name equals the app origin's, so the port is never needed).
+ * Decides whether untrusted app code or the workbench answers.
+ * Ports are ignored: the config refuses equal host names.
  */
 
-/** A Host header value's host name: lower case, no port, no trailing dot ('' when empty). */
+/** Lower case, no port, no trailing dot ('' when empty). */
 export function hostName(value: string): string {
   let v = value.trim().toLowerCase();
   if (v.startsWith('[')) {
@@ -22,7 +20,7 @@ export function hostName(value: string): string {
   return v.endsWith('.') ? v.slice(0, -1) : v;
 }
 
-/** The host a request names: its Host header, or with a trusted proxy the last X-Forwarded-Host entry. */
+/** With a trusted proxy, the last X-Forwarded-Host entry. */
 export function requestHost(rawHeaders: readonly string[], trustProxy: boolean): string | undefined {
   let host: string | undefined;
   let forwarded: string | undefined;
@@ -44,7 +42,7 @@ export function previewHostMatcher(config: Pick<Config, 'SERVICE_PREVIEW_ORIGIN'
   const trust = config.SERVICE_TRUST_PROXY;
   return (req) => {
     const host = requestHost(req.rawHeaders, trust);
-    // Cheap first: most requests are for the app origin, whose name is usually shorter.
+    // Cheap first: the app origin's name is usually shorter.
     if (host === undefined || host.length < preview.length) return false;
     return hostName(host) === preview;
   };

@@ -6,10 +6,8 @@ import { redactPath } from '../middleware/redact-path.ts';
 import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from '../middleware/request-id.ts';
 
 /**
- * The preview origin (DESIGN.md "Generated apps and the preview origin"), on plain node:http: GET
- * and HEAD of `/p/{token}/{path}` serve one file of one app version; everything else is the same
- * 404. Cookies are never read or set. Every answer carries the sandbox CSP, so even a 404 page
- * runs in an opaque origin without storage or reach into the app origin.
+ * The preview origin (docs/preview.md); cookies are never read or set.
+ * Even a 404 carries the sandbox CSP: an opaque origin.
  */
 
 const SECURITY_HEADERS = {
@@ -21,7 +19,7 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 } as const;
 
-/** One body for every failure, byte for byte (no request id in it; the header has it). */
+/** The same bytes for every failure; the request id is a header. */
 export const PREVIEW_NOT_FOUND = JSON.stringify({ error: { code: 'not_found', message: 'Not found.' } });
 const NOT_FOUND_LENGTH = String(Buffer.byteLength(PREVIEW_NOT_FOUND));
 const UNAVAILABLE = JSON.stringify({ error: { code: 'store_unavailable', message: 'The preview could not be read; retry shortly.' } });
@@ -62,8 +60,7 @@ export function previewHandler(core: Core): PreviewHandler {
         ...SECURITY_HEADERS,
         'content-type': contentTypeOf(file.path),
         'content-length': String(file.content.length),
-        // Module scripts and fetches of the app's own files come from its opaque origin (Origin:
-        // null) and need CORS; no credentials are ever allowed, and the token already grants reading.
+        // The opaque origin's module scripts need CORS; no credentials, and the token grants reading.
         'access-control-allow-origin': '*',
         [REQUEST_ID_HEADER]: requestId,
         ...(h.hasBody ? { connection: 'close' } : {}),
@@ -92,8 +89,7 @@ export function previewHandler(core: Core): PreviewHandler {
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** The two things read from the request's headers, from the raw list (req.headers would build an
- * object of all of them on every request). A body is never read: the connection closes after it. */
+/** From the raw list: req.headers would build an object per request. A body closes the connection. */
 function pickHeaders(raw: readonly string[]): { requestId: string | undefined; hasBody: boolean } {
   let requestId: string | undefined;
   let hasBody = false;

@@ -1,6 +1,4 @@
-// Builds the workbench's stylesheet and script with esbuild: at build time for the binary
-// (build.mjs inlines the result), and on first use when running from source (esbuild is a dev
-// dependency, present wherever the sources run).
+// At build time for the binary; on first use from source.
 import { fileURLToPath } from 'node:url';
 
 export interface BuiltAssets {

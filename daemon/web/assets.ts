@@ -1,7 +1,7 @@
 import type { BuiltAssets } from './asset-build.ts';
 import { createHash } from 'node:crypto';
 
-/** One served asset: a content-hashed name, so it can be cached for a year. */
+/** Content-hashed, so it can be cached for a year. */
 export interface Asset {
   path: string;
   body: string;
@@ -15,7 +15,7 @@ export interface WebAssets {
 }
 
 declare global {
-  // Set by the binary's entry (build.mjs) to the assets built at build time.
+  // Set by the binary's entry (build.mjs).
   var __SVC_WEB_ASSETS__: BuiltAssets | undefined;
 }
 
@@ -29,11 +29,11 @@ function index(built: BuiltAssets): WebAssets {
   return { css, js, byPath: new Map([[css.path, css], [js.path, js]]) };
 }
 
-/** The built assets: inlined in the binary, or built with esbuild on first use from source. */
+/** Inlined in the binary, or built on first use from source. */
 export function webAssets(): Promise<WebAssets> {
   loading ??= (async () => {
     if (globalThis.__SVC_WEB_ASSETS__) return index(globalThis.__SVC_WEB_ASSETS__);
-    // A computed specifier: the binary's bundler must not pull esbuild in (the branch above runs there).
+    // Computed, so the binary's bundler does not pull esbuild in.
     const builder = './asset-build.ts';
     const { buildWebAssets } = (await import(builder)) as typeof import('./asset-build.ts');
     return index(await buildWebAssets());

@@ -1,5 +1,4 @@
-// Bar charts as inline SVG, rendered on the server (no script, no external library). Each chart is
-// an image with a text alternative; the numbers are also in a table beside it.
+// Server-rendered SVG: no script; a text alternative and a table beside each.
 import { html, type Html } from './html.ts';
 
 export interface Bar {
@@ -9,7 +8,7 @@ export interface Bar {
 
 const fmt = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : String(n));
 
-/** Vertical bars (one per day), labels under every few bars. */
+/** One bar per day. */
 export function columnChart(id: string, title: string, bars: Bar[]): Html {
   const w = 720;
   const h = 200;
@@ -25,7 +24,7 @@ ${bars.map((b, i) => html`<rect class="bar" x="${(pad.l + i * slot + slot * 0.15
 </svg></figure>`;
 }
 
-/** Horizontal bars (one per model), the value at the end of each. */
+/** One bar per model. */
 export function barChart(id: string, title: string, bars: Bar[]): Html {
   const row = 26;
   const w = 720;

@@ -10,12 +10,12 @@ import type { Core } from '../../core/index.ts';
 import { accountsDeps, SESSION_COOKIE } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
-/** A signed-in page request: who, in which workspace (the session's active one), with which role. */
+/** Who, in the session's active workspace, with which role. */
 export interface Session {
   user: User;
   /** The raw session token (CSRF value, sign-out). */
   token: string;
-  /** The signed double-submit value every form carries (DESIGN.md: the HMAC of the session). */
+  /** The double-submit value every form carries: the HMAC of the session. */
   csrf: string;
   workspace: WorkspaceRef;
   workspaces: WorkspaceRef[];
@@ -25,7 +25,7 @@ export interface Session {
 
 export type WebContext = Context<AppEnv>;
 
-/** Per-response values of a page: the CSP nonce and, when signed in, the session. */
+/** Per response: the CSP nonce and, when signed in, the session. */
 export interface PageState {
   nonce: string;
   session: Session | undefined;
@@ -33,7 +33,7 @@ export interface PageState {
 
 const states = new WeakMap<Request, PageState>();
 
-/** The page state of this request (one nonce per response, made on first use). */
+/** One nonce per response, made on first use. */
 export function pageState(c: WebContext): PageState {
   let s = states.get(c.req.raw);
   if (!s) states.set(c.req.raw, (s = { nonce: randomBytes(16).toString('base64'), session: undefined }));
@@ -42,7 +42,7 @@ export function pageState(c: WebContext): PageState {
 
 export const may = (s: Session, min: Role): boolean => atLeast(s.workspace.role, min);
 
-/** The signed-in session of the request, or undefined (no cookie, expired, signed out). */
+/** Undefined without a live session. */
 export async function loadSession(core: Core, c: WebContext): Promise<Session | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
   const found = await sessionOf(accountsDeps(core), token);
@@ -56,7 +56,7 @@ export async function loadSession(core: Core, c: WebContext): Promise<Session | 
   return session;
 }
 
-/** A same-site path to return to after signing in; anything else (`//host`, `https:`) is `/`. */
+/** Anything but a same-site path (`//host`, `https:`) is `/`: no open redirect. */
 export function safeNext(v: string | undefined | null): string {
   if (!v || !v.startsWith('/') || v.startsWith('//') || v.startsWith('/\\')) return '/';
   return v;

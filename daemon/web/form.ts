@@ -1,6 +1,5 @@
-// Forms without JavaScript: a hidden CSRF field checked on every POST, urlencoded bodies only, a
-// flash message carried across the redirect that follows a successful POST, and field rendering
-// that puts an API error next to the field its `field` names.
+// Forms without JavaScript: CSRF on every POST, a flash across the redirect,
+// and each API error shown at the field it names.
 import { createHmac, randomBytes } from 'node:crypto';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { safeEqual } from '../../core/auth/tokens.ts';
@@ -11,7 +10,7 @@ import type { Session, WebContext } from './context.ts';
 import { html, nothing, type Html } from './html.ts';
 
 export const CSRF_FIELD = '_csrf';
-/** Before sign-in there is no session to sign: a random cookie stands in for it (login CSRF). */
+/** Before sign-in a random cookie stands in for the session (login CSRF). */
 const FORM_COOKIE = 'service_form';
 const FLASH_COOKIE = 'service_flash';
 
@@ -24,14 +23,14 @@ function anonymousToken(core: Core, c: WebContext): string {
   return createHmac('sha256', core.auth.csrfKey).update(`form:${seed}`).digest('base64url');
 }
 
-/** The value the hidden field carries: the session's CSRF value, or the pre-session one. */
+/** The session's CSRF value, or the pre-session one. */
 export function formToken(core: Core, c: WebContext, session: Session | undefined): string {
   return session ? session.csrf : anonymousToken(core, c);
 }
 
 export const csrfInput = (token: string): Html => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 
-/** A submitted form: the fields as strings (a repeated name keeps every value). */
+/** A repeated name keeps every value. */
 export class Form {
   readonly #p: URLSearchParams;
   constructor(p: URLSearchParams) {
@@ -40,7 +39,7 @@ export class Form {
   get(name: string): string {
     return this.#p.get(name) ?? '';
   }
-  /** The trimmed value, or undefined when empty (optional API fields are left out, not sent as ""). */
+  /** Undefined when empty: optional API fields are left out. */
   opt(name: string): string | undefined {
     const v = this.get(name).trim();
     return v === '' ? undefined : v;
@@ -51,7 +50,7 @@ export class Form {
   has(name: string): boolean {
     return this.#p.has(name);
   }
-  /** Every field but the CSRF value, to fill a form again after an error. */
+  /** To fill a form again after an error. */
   values(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [k, v] of this.#p) if (k !== CSRF_FIELD && !/password|secret|apikey/i.test(k)) out[k] = v;
@@ -62,10 +61,7 @@ export class Form {
 export const csrfRefused = () =>
   new AppError(403, 'csrf_failed', 'This form expired or was sent from another site. Reload the page and try again.');
 
-/**
- * Reads a POSTed form: urlencoded only (415 otherwise), within the body limit (413), and with the
- * right CSRF value (403), compared in constant time.
- */
+/** Urlencoded (415), bounded (413), CSRF compared in constant time (403). */
 export async function readForm(core: Core, c: WebContext, session: Session | undefined): Promise<Form> {
   const type = (c.req.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') throw new AppError(415, 'unsupported_media_type', 'Forms are sent as application/x-www-form-urlencoded.');
@@ -105,7 +101,7 @@ export function takeFlash(core: Core, c: WebContext): Flash | undefined {
   return undefined;
 }
 
-/** 303 to `to` with a flash message: the browser GETs the page, so a reload never re-submits. */
+/** 303, so a reload never re-submits. */
 export function redirectWith(core: Core, c: WebContext, to: string, text: string, kind: Flash['kind'] = 'ok'): Response {
   setFlash(core, c, { kind, text });
   return c.redirect(to, 303);
@@ -115,7 +111,7 @@ export function redirectWith(core: Core, c: WebContext, to: string, text: string
 
 export type Errors = Record<string, string>;
 
-/** The errors of a refused action: a user error (4xx) names its field or the form; others rethrow. */
+/** A 4xx names its field or the form; anything else rethrows. */
 export function errorsOf(err: unknown): { status: number; errors: Errors } {
   if (err instanceof AppError && err.status < 500) return { status: err.status, errors: { [err.field ?? '_form']: err.message } };
   throw err;
@@ -131,21 +127,17 @@ export interface FieldOpts {
   min?: number;
   max?: number;
   step?: string;
-  /** Value when the form is shown fresh (the submitted value wins after an error). */
+  /** The submitted value wins after an error. */
   value?: string;
   inputmode?: string;
   pattern?: string;
-  /** A label for screen readers only (a control in a table row, named by its row). */
+  /** Screen readers only: a table row names its control. */
   hideLabel?: boolean;
 }
 
 let seq = 0;
 
-/**
- * One form's fields: every input has a label (`for`/`id`), its hint and error are tied to it by
- * aria-describedby, and an error sets aria-invalid. `prefix` keeps ids unique when a page has
- * several forms with the same field names.
- */
+/** `prefix` keeps ids unique across forms on one page. */
 export class Fields {
   readonly #values: Record<string, string>;
   readonly errors: Errors;
@@ -207,7 +199,7 @@ export class Fields {
     return html`<div class="field check${this.errors[name] ? ' has-error' : ''}"><input id="${id}" name="${name}" type="checkbox" value="${o.value ?? 'on'}"${checked ? html` checked` : nothing}${d.attrs}><label for="${id}">${label}</label>${d.after}</div>`;
   }
 
-  /** The error summary at the top of a form: every error, each linked to its field. */
+  /** Every error at the top, each linked to its field. */
   summary(): Html {
     const entries = Object.entries(this.errors);
     if (entries.length === 0) return nothing;
@@ -217,12 +209,12 @@ export class Fields {
   }
 }
 
-/** A POST form with the CSRF field. `inline` forms sit inside table cells (a single button). */
+/** `inline` forms sit inside table cells. */
 export function form(token: string, action: string, body: Html, o: { inline?: boolean; label?: string; id?: string } = {}): Html {
   return html`<form method="post" action="${action}"${o.inline ? html` class="inline"` : nothing}${o.label ? html` aria-label="${o.label}"` : nothing}${o.id ? html` id="${o.id}"` : nothing}>${csrfInput(token)}${body}</form>`;
 }
 
-/** A one-button POST form (revoke, resend, publish…). */
+/** Revoke, resend, publish… */
 export function button(token: string, action: string, label: string, o: { danger?: boolean; name?: string; value?: string; title?: string } = {}): Html {
   return form(
     token,

@@ -1,6 +1,4 @@
-// Server-side HTML with Hono's own `html` tagged template: interpolated values are escaped, nested
-// templates and arrays of them are not escaped twice. Pages never interpolate a Promise, so every
-// template is synchronous and typed as such.
+// Hono's `html` escapes once; no page interpolates a Promise, so all are sync.
 import { html as honoHtml, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 
@@ -15,7 +13,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 
 export const nothing: Html = raw('');
 
-/** `2025-01-31 14:05 UTC` in a <time> element (the datetime attribute keeps the full instant). */
+/** `2025-01-31 14:05 UTC`; the datetime attribute keeps the full instant. */
 export function time(iso: string | null | undefined): Html {
   if (!iso) return html`<span class="muted">—</span>`;
   return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)}</time>`;
@@ -27,7 +25,7 @@ const STATUS_TONE: Record<string, string> = {
   failed: 'bad', cancelled: 'muted', timed_out: 'bad', revoked: 'muted', expired: 'muted', bounced: 'bad', disabled: 'muted', unreachable: 'bad',
 };
 
-/** A status word with a tone the stylesheet colours (the word itself carries the meaning). */
+/** The word carries the meaning; the colour only helps. */
 export function badge(status: string): Html {
   return html`<span class="badge ${STATUS_TONE[status] ?? 'muted'}">${status.replace(/_/g, ' ')}</span>`;
 }
@@ -36,13 +34,13 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Text cut to `max` characters for a table cell (the full text stays on the detail page). */
+/** The full text stays on the detail page. */
 export function cut(s: string | null | undefined, max = 80): string {
   if (!s) return '';
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** Keyset pagination links: "Newer" back to the first page, "Older" with the cursor. */
+/** Keyset: "Newer" back to the first page, "Older" with the cursor. */
 export function pager(base: string, next: string | undefined, isFirst: boolean): Html {
   if (!next && isFirst) return nothing;
   return html`<nav class="pager" aria-label="Pages">
@@ -51,7 +49,7 @@ export function pager(base: string, next: string | undefined, isFirst: boolean):
   </nav>`;
 }
 
-/** A table in a scrolling wrapper (narrow screens), with a caption for screen readers. */
+/** Scrolls on narrow screens; the caption is for screen readers. */
 export function table(caption: string, head: readonly string[], rows: readonly Html[], empty = 'Nothing here yet.'): Html {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<div class="table-wrap"><table><caption class="sr-only">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col"${/^(Tokens|Requests|Input|Cached|Output|Reasoning|Total|Calls|Messages)/.test(h) ? html` class="num"` : nothing}>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -62,7 +60,7 @@ export function facts(items: readonly [string, Html | string | number | null | u
   return html`<dl class="facts">${items.map(([k, v]) => html`<dt>${k}</dt><dd>${v === null || v === undefined || v === '' ? html`<span class="muted">—</span>` : v}</dd>`)}</dl>`;
 }
 
-/** A secret shown once, with a copy button (the page says it will not be shown again). */
+/** A secret shown once, with a copy button. */
 export function secretPanel(id: string, title: string, value: string, note: string): Html {
   return html`<section class="secret" aria-labelledby="${id}-title"><h2 id="${id}-title">${title}</h2><p>${note}</p>
 <code id="${id}">${value}</code><button type="button" class="secondary" data-copy="${id}">Copy</button> <span id="${id}-status" role="status"></span></section>`;

@@ -1,5 +1,4 @@
-// The workbench (DESIGN.md "The workbench (browser)"): server-rendered pages over the same core
-// services as /api/app, mounted at `/` by daemon/app.ts. One file per page group under pages/.
+// The workbench (docs/workbench.md): server-rendered pages over the same core as /api/app.
 import type { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
 import type { AppEnv } from '../types.ts';
@@ -20,7 +19,7 @@ import { createWeb } from './router.ts';
 
 export function workbenchRoutes(core: Core): Hono<AppEnv> {
   const { web, app } = createWeb(core);
-  // Built (or read from the binary) at start, so the first page does not wait for it.
+  // At start, so the first page does not wait for it.
   void webAssets().catch((err: unknown) => core.log.error('workbench assets could not be built', { error: err }));
 
   app.get('/assets/:file', async (c) => {

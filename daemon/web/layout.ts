@@ -10,7 +10,7 @@ export interface PageOptions {
   /** The nav entry to mark as the current page. */
   section?: string;
   status?: number;
-  /** Narrow single-column pages (sign-in, sign-up). */
+  /** Sign-in, sign-up. */
   narrow?: boolean;
 }
 
@@ -20,7 +20,7 @@ interface NavItem {
   show: (s: Session) => boolean;
 }
 
-/** Navigation by role: entries a role cannot use are not shown (the API refuses them anyway). */
+/** Entries a role cannot use are hidden (the API refuses them anyway). */
 const NAV: NavItem[] = [
   { href: '/', label: 'Home', show: () => true },
   { href: '/agents', label: 'Agents', show: () => true },
@@ -35,7 +35,7 @@ const NAV: NavItem[] = [
   { href: '/account', label: 'Account', show: () => true },
 ];
 
-/** The security headers of every page: a strict CSP with this response's nonce, no framing. */
+/** A strict CSP with this response's nonce, no framing. */
 export function pageHeaders(c: WebContext, nonce: string, previewOrigin?: string): void {
   const frame = previewOrigin ? ` frame-src ${previewOrigin};` : '';
   c.header(
@@ -43,9 +43,8 @@ export function pageHeaders(c: WebContext, nonce: string, previewOrigin?: string
     `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; connect-src 'self'; font-src 'self';${frame} object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   );
   c.header('X-Frame-Options', 'DENY');
-  // Sign-up URLs carry invitation tokens and pages show secrets once: never in another site's
-  // Referer or a cache. same-origin, not no-referrer: under no-referrer browsers send `Origin: null`
-  // on our own form posts, which the DNS-rebinding check (daemon/host-check.ts) must refuse.
+  // URLs carry invitation tokens. Not no-referrer: our own form posts
+  // would send `Origin: null`, which the DNS-rebinding check refuses.
   c.header('Referrer-Policy', 'same-origin');
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Cache-Control', 'no-store');
@@ -66,7 +65,6 @@ ${switcher}
 </header>`;
 }
 
-/** A whole page: head with the hashed assets, header by role, flash message, the body. */
 export function renderPage(core: Core, c: WebContext, assets: WebAssets, o: PageOptions): Response {
   const { nonce, session } = pageState(c);
   pageHeaders(c, nonce, core.config.SERVICE_PREVIEW_ORIGIN);

@@ -15,11 +15,11 @@ type SignedInPost = (c: WebContext, s: Session, form: Form) => Promise<Response>
 type Anyone = (c: WebContext, s: Session | undefined) => Promise<Response> | Response;
 type AnyonePost = (c: WebContext, s: Session | undefined, form: Form) => Promise<Response> | Response;
 
-/** What a page module gets: the core, a page renderer and route registration with the checks built in. */
+/** Route registration with the checks built in. */
 export interface Web {
   core: Core;
   page(c: WebContext, o: PageOptions): Promise<Response>;
-  /** A page for signed-in users; others are sent to sign in and brought back. */
+  /** Others are sent to sign in and brought back. */
   get(path: string, h: SignedIn): void;
   /** A form POST of a signed-in user, CSRF checked. */
   post(path: string, h: SignedInPost): void;
@@ -27,15 +27,11 @@ export interface Web {
   publicPost(path: string, h: AnyonePost): void;
 }
 
-/** 403 unless the active workspace role is at least `min`. */
 export function requireRole(s: Session, min: Role): void {
   if (!may(s, min)) throw forbidden(`This needs the ${min} role or higher in ${s.workspace.name}.`);
 }
 
-/**
- * Page routes. An AppError becomes an HTML error page with its status and message (never the API's
- * JSON); anything else is logged and shown as a plain 500 with the request id.
- */
+/** Errors are HTML pages, never the API's JSON; unknown ones a 500. */
 export function createWeb(core: Core): { web: Web; app: Hono<AppEnv> } {
   const app = new Hono<AppEnv>();
   const page = async (c: WebContext, o: PageOptions) => renderPage(core, c, await webAssets(), o);

@@ -1,15 +1,5 @@
-// Bytes allocated per gateway request at c=1, svc vs the bare node:http + undici proxy, plain and
-// streamed. Every allocation is garbage the young-generation GC must sweep, and under load the
-// objects still in flight at a scavenge are copied: allocation is what the GC share of a request's
-// CPU (the largest single item in its profile) grows with. Unlike the timing figures it barely
-// moves with the VM's noise, so it shows a change the latency rows cannot resolve.
-//
-// Method: V8's sampling heap profiler (heap-sampler.mjs, one sample per ~256 bytes, collected
-// objects included) over REQUESTS requests after a warm-up; the profile's scaled sizes summed.
-// ALLOC_TOP=n also prints svc's n largest allocation sites (a finder for what to cut next).
-// BENCH_ALLOC_WARMUP (default 1,000, kept so figures compare across sessions) sets the warm-up: after
-// 15,000, when TurboFan has compiled the hot path, both sides allocate less (svc 34.6 KB plain, the
-// bare proxy 20.7 KB) because optimised code keeps some objects off the heap.
+// Bytes allocated per gateway request at c=1, svc vs the bare proxy: steadier than timings,
+// and what the GC share of a request grows with (docs/performance.md). ALLOC_TOP=n lists sites.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +38,6 @@ export async function run() {
   return rows;
 }
 
-/** Starts a server with the sampler preloaded, warms it, samples REQUESTS requests, stops it. */
 async function sampled(label, args, env, healthPath, dir, pin, target, stream) {
   const out = join(dir, `${label}.heapprofile`);
   rmSync(out, { force: true });
@@ -72,7 +61,7 @@ async function sampled(label, args, env, healthPath, dir, pin, target, stream) {
   }
 }
 
-/** SIGUSR2 to the server; waits until sampling has started (a pause) or the profile is on disk. */
+/** Waits until sampling has started or the profile is on disk. */
 async function signalled(server, out, stop) {
   server.child.kill('SIGUSR2');
   const until = performance.now() + 10_000;

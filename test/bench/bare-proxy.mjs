@@ -1,7 +1,4 @@
-// The floor for a Node proxy on this machine: plain node:http in front of an undici Pool with
-// keep-alive, forwarding the body and streaming the answer back, with no auth, no quota, no usage,
-// no logging. The gateway bench measures it in the same run as svc and the fake, so "added latency"
-// can be split into what any Node proxy costs here (two more loopback hops) and what svc adds on top.
+// The floor for any Node proxy here, to split "added latency" into hops and svc's own work.
 // Usage: node bare-proxy.mjs <upstream origin> (listens on $PORT, prints nothing).
 import { createServer } from 'node:http';
 import { Pool } from 'undici';

@@ -1,6 +1,4 @@
-// Bearer credential verification on a warm cache (issue 3 target: ≤ 20 µs per request), and what
-// requireBearer adds to a route: the same trivial route through app.request with and without it.
-// In-process on a real SQLite store; the cache makes the store irrelevant once warm.
+// Bearer verification on a warm cache, and what requireBearer adds to a trivial route.
 import { createCore } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
 import { issueCredential, verifyCredential } from '../../core/credentials/service.ts';
@@ -19,7 +17,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 export async function run() {
   const fx = await testCore();
   try {
-    // Quiet logger: the access log line costs the same on both routes but would dominate the noise.
+    // The access line costs both routes alike but would dominate the noise.
     const f = fx.core;
     const core = createCore({ config: f.config, secrets: f.secrets, db: f.db, log: createLogger('error', () => {}), clock: fx.clock, defaultMetrics: false });
     const people = await cast(core);
@@ -64,7 +62,7 @@ export async function run() {
   }
 }
 
-/** Mean µs per call of `fn` over `n` sequential calls, after a 5% warm-up. */
+/** After a 5% warm-up. */
 async function perCall(n, fn) {
   for (let i = 0; i < Math.ceil(n / 20); i++) await fn();
   const t0 = performance.now();

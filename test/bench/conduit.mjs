@@ -1,5 +1,4 @@
-// service/conduit: classifier accuracy over the labelled sets and the cost of classify()/route() per
-// call. Not part of `npm test` or `npm run bench` (it is not a *.bench.mjs).
+// conduit's classifier accuracy and cost per call; not a bench section.
 // Usage: scripts/n node test/bench/conduit.mjs [iterations=20]
 import { classify } from '../../core/gateway/router/classify.ts';
 import { route } from '../../core/gateway/router/route.ts';

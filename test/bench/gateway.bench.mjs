@@ -1,17 +1,5 @@
-// Issue 4's gateway figures: the real `svc serve` binary (SQLite in a temp dir) pinned to core 0, a
-// zero-latency fake OpenAI upstream in its own process and this load generator on core 1. Setup goes
-// through the real API (owner sign-up, provider account, workspace limits, member key), so auth,
-// quota checks and usage accounting all run. Baselines are the same measurement against the fake
-// directly, in the same run, with the same client.
-//
-// Topology. Latency (c=1): the client alone on core 1, every server (svc, the fake, the bare proxy)
-// on core 0, so the direct call and the call through svc cross between cores the same number of
-// times (client → server core → client). With the fake beside the client instead, the direct call
-// never crossed cores while the call through svc crossed four times, and on this VM waking the other
-// vCPU costs ~50 µs a time: that asymmetry, not svc, was most of the "added" latency.
-// Throughput: svc alone on core 0, the fake and the client on core 1 ("the gateway on one core").
-// The same for streamed calls, reported as CPU per request only (a streamed call's cost is the
-// gateway's per-chunk work, which the non-streamed figures do not exercise).
+// The gateway figures: the real binary set up through the real API, against the fake directly.
+// Pinning keeps core crossings equal on both sides (docs/performance.md, "Gateway topology").
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -23,11 +11,7 @@ export const name = 'gateway';
 export const description = 'chat via svc serve vs the fake upstream directly: added latency, TTFT, req/s on one core, RSS';
 
 const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 5000);
-// Warm-up requests per path before the c=1 latency samples. V8 keeps tiering code up long after the
-// first few hundred requests: after 1,000 warm-up requests it still ran 188 TurboFan compiles (and
-// after 8,000, 114) during the next 10,000, each a 1-5 ms job on a background thread that here shares
-// the one core with svc and the fake, so the measured p99 was the JIT's warm-up, for the direct call
-// as much as for svc. After 15,000 it ran 25, and the tails stopped moving (docs/performance.md).
+// Per path; with fewer, the p99 measured TurboFan tiering up (docs/performance.md).
 export const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 15_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_GATEWAY_CONNECTIONS ?? 32);
@@ -44,7 +28,7 @@ export async function run() {
   let bare;
   try {
     fake = await startFakeUpstream(pin ? CLIENT_CORE : undefined);
-    // A second fake that sends streamed events 1 ms apart: one event per read, as models send them.
+    // Events 1 ms apart: one per read, as models send them.
     paced = await startFakeUpstream(pin ? CLIENT_CORE : undefined, { FAKE_CHUNK_DELAY_MS: '1' });
     // BENCH_GATEWAY_SOURCE=1 runs cli/main.ts instead of dist/svc (readable names in a profile).
     // BENCH_GATEWAY_SVC=<path> measures another build of the binary (A/B against an older commit).
@@ -59,7 +43,7 @@ export async function run() {
     await owner.call('POST', '/api/app/provider-accounts', { provider: 'openai-compatible', name: 'Paced', slug: 'paced', baseUrl: paced.url, models: ['bench-model'] }, 201);
     const overhead = () => owner.text('/api/admin/metrics').then(overheadBuckets);
 
-    // The floor: a bare node:http + undici proxy on the gateway's core (bare-proxy.mjs).
+    // The floor, on the gateway's core.
     const bareCmd = [process.execPath, join(repoRoot, 'test', 'bench', 'bare-proxy.mjs'), fake.origin];
     bare = await startServer(pin ? 'taskset' : bareCmd[0], pin ? ['-c', GATEWAY_CORE, ...bareCmd] : bareCmd.slice(1), { PATH: '/usr/bin:/bin' }, '/health');
     const viaBare = { origin: `http://127.0.0.1:${bare.port}`, path: '/api/v1/chat/completions', model: 'bench-model', key: 'sk-unused' };
@@ -77,7 +61,7 @@ export async function run() {
     const rss = { peak: 0 };
     const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, rssMB(svc.child.pid))), 50);
     const gwLoad = await withCpu(svc.child.pid, () => load(gw.origin, gw.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(gw, false) })).finally(() => clearInterval(sampler));
-    // The bare fake gets the gateway's core for its own figure, so both servers run alone on a core.
+    // So both servers run alone on a core.
     if (pin) taskset(['-a', '-p', '-c', GATEWAY_CORE, String(fake.child.pid)]);
     const fakeLoad = await withCpu(fake.child.pid, () => load(direct.origin, direct.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(direct, false) }));
     const fakeStream = await withCpu(fake.child.pid, () => load(direct.origin, direct.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(direct, true) }));
@@ -103,8 +87,7 @@ export async function run() {
       ownRow('chat.stream', own.stream),
       row(`chat req/s, ${CONNECTIONS} conns, ${SECONDS} s, gateway on 1 core`, gwLoad.rps, fakeLoad.rps, '≥ 4000 req/s', gwLoad.rps >= 4000 && gwLoad.errors === 0,
         note(gwLoad.errors || fakeLoad.errors ? `${gwLoad.errors}/${fakeLoad.errors} errors` : undefined)),
-      // CPU time per request from /proc: what one core can serve when nothing else wants it (the
-      // 2-core machine is shared, so req/s above also reflects whoever else ran meanwhile).
+      // req/s also reflects whoever else ran; CPU per request does not.
       row(`chat CPU per request under that load (µs; baseline: the fake's own)`, gwLoad.cpuUs, fakeLoad.cpuUs, '', undefined,
         note(`one core ≈ ${Math.round(1e6 / gwLoad.cpuUs)} req/s`)),
       row(`gateway peak RSS under that load (MB)`, rss.peak, undefined, '≤ 200 MB', rss.peak <= 200, note()),
@@ -123,7 +106,7 @@ export async function run() {
   }
 }
 
-/** Runs a load and adds the server's CPU µs per served request (utime + stime from /proc, warm-up included). */
+/** Adds the server's CPU µs per served request, warm-up included. */
 async function withCpu(pid, fn) {
   const cpu = () => {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -145,7 +128,7 @@ const clockTicks = (() => {
   }
 })();
 
-/** `data:` events in one streamed answer through `t` ([DONE] included: it is written too). */
+/** [DONE] included: it is written too. */
 async function eventsPerStream(t) {
   const r = await fetch(t.origin + t.path, post(t, true));
   const text = await r.text();
@@ -163,10 +146,7 @@ export function post(t, stream) {
   return { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` }, body: chatBody(t.model, stream) };
 }
 
-/**
- * Concurrency 1, gateway and direct requests alternated so drift on a shared machine hits both
- * alike. Non-streamed: time to the whole body. Streamed: time to the first chunk holding `data:`.
- */
+/** Alternated, so drift hits both; streamed: time to the first `data:` chunk. */
 async function latencies(gw, direct, bare, stream, afterWarmup) {
   const all = [gw, direct, bare];
   const pools = all.map((t) => new Pool(t.origin, { connections: 1, pipelining: 1 }));
@@ -186,11 +166,7 @@ async function latencies(gw, direct, bare, stream, afterWarmup) {
   return { gw: percentiles(samples[0]), direct: percentiles(samples[1]), bare: percentiles(samples[2]) };
 }
 
-/**
- * One timed request on undici's dispatch API with a minimal handler: pool.request()'s per-call
- * objects survive the client's own young-generation GCs (see core/providers/upstream-call.ts),
- * and the client's GC pauses would land in every measured tail alike.
- */
+/** The dispatch API: pool.request()'s objects would put the client's GC pauses in every tail. */
 export function once(t, stream) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -225,10 +201,9 @@ function percentiles(xs) {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-/** The fake upstream in its own process on the client's core; it prints {"url","origin"} once listening. */
+/** On the client's core. */
 
-/** Owner sign-up, an openai-compatible account on the fake, high workspace limits, a member key.
- * `owner.text` and `owner.call` are set to calls with the owner's session (the owner is the operator). */
+/** Owner, an account on the fake, high limits, a member key; `owner.*` calls use the session. */
 export async function setUp(origin, fakeUrl, owner = {}) {
   const { user, call, text } = await signUpOwner(origin);
   owner.text = text;
@@ -246,7 +221,7 @@ function taskset(args) {
   return execFileSync('taskset', args, { encoding: 'utf8' });
 }
 
-/** Pins this process (every thread) to `core`; returns a function restoring the previous mask. */
+/** Every thread; returns a function restoring the previous mask. */
 function pinSelf(core) {
   const before = /:\s*([0-9a-f]+)\s*$/i.exec(taskset(['-p', String(process.pid)]))?.[1];
   taskset(['-a', '-p', '-c', core, String(process.pid)]);
@@ -255,13 +230,7 @@ function pinSelf(core) {
   };
 }
 
-/**
- * svc's own share of each c=1 request by its `svc_gateway_overhead_seconds` histogram: time in the
- * gateway from the body's arrival to the answer, minus the time spent waiting on the upstream.
- * Unlike the client-side figures it leaves out the loopback hops and the VM's wake-ups, so it is
- * what the p99 targets would measure on a machine whose own tail is not milliseconds wide. The
- * figure is a bucket bound: the p99 lies at or under it.
- */
+/** svc's own share, without hops or VM wake-ups; a bucket bound: the p99 is at or under it. */
 function ownRow(route, h) {
   const share = (le) => ((100 * (h.buckets.find((b) => b.le >= le)?.count ?? h.count)) / h.count).toFixed(1);
   const p99 = h.buckets.find((b) => b.count >= 0.99 * h.count)?.le;
@@ -269,7 +238,7 @@ function ownRow(route, h) {
     `${h.count} requests: ${share(0.00005)}% ≤ 50 µs, ${share(0.0001)}% ≤ 100 µs, ${share(0.00025)}% ≤ 250 µs, ${share(0.001)}% ≤ 1 ms`);
 }
 
-/** The overhead histogram's cumulative buckets by route, from the Prometheus text. */
+/** Cumulative, by route. */
 function overheadBuckets(text) {
   const by = {};
   for (const m of text.matchAll(/^svc_gateway_overhead_seconds_(bucket|count)\{([^}]*)\} (\d+)$/gm)) {

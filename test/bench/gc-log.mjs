@@ -1,6 +1,4 @@
-// Preloaded (`--import`) by test/bench/tail.mjs into each server: records every GC pause as
-// [wall-clock start in ms, duration in ms, kind] and writes them to $GC_LOG_PREFIX.<pid>.json on exit,
-// so the tool can tell which slow requests a pause in which process overlapped.
+// Preloaded by tail.mjs: every GC pause to $GC_LOG_PREFIX.<pid>.json, to match slow requests.
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
 
@@ -10,7 +8,7 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 const flush = () => writeFileSync(`${process.env.GC_LOG_PREFIX}.${process.pid}.json`, JSON.stringify(pauses));
 process.on('exit', flush);
-// A server with no SIGTERM handler of its own (the fake, the bare proxy) would die without 'exit'.
+// Without a SIGTERM handler (the fake, the bare proxy) there is no 'exit'.
 for (const sig of ['SIGTERM', 'SIGINT']) {
   process.on(sig, () => {
     flush();

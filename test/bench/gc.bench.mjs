@@ -1,9 +1,5 @@
-// Garbage per gateway request, the source of most of the gateway's latency tail at c=1: svc (from
-// source, with the binary's V8 flags) and the bare proxy each serve the same c=1 requests with
-// --trace-gc-nvp, and the trace is summed: bytes promoted to the old generation per request,
-// the mean scavenge pause, and mark-compacts per 10,000 requests. Objects that outlive their
-// request long enough to be promoted are what make scavenges slow and full GCs frequent.
-// (dist/svc refuses --trace-gc in NODE_OPTIONS, hence the source entry with the same flags.)
+// GC per gateway request (promotions make scavenges slow), svc vs the bare proxy.
+// From source with the binary's flags: dist/svc refuses --trace-gc in NODE_OPTIONS.
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +44,7 @@ export async function run() {
   return rows;
 }
 
-/** A server started with the binary's flags plus --trace-gc-nvp, its stdout (the trace) in a file. */
+/** Its stdout, the trace, goes to a file. */
 async function traced(label, args, env, healthPath, dir, pin) {
   const log = join(dir, `${label}-gc.log`);
   const fd = openSync(log, 'w');
@@ -62,7 +58,6 @@ async function traced(label, args, env, healthPath, dir, pin) {
   }
 }
 
-/** REQUESTS sequential requests (after a warm-up); GC figures from the trace lines they produced. */
 async function measure(server, t, stream) {
   const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
   const req = { pool, path: t.path, ...post(t, stream) };

@@ -1,6 +1,5 @@
-// Preloaded (`--import`) into a server by alloc.bench.mjs: V8's sampling heap profiler, counting
-// every allocation including objects that die young (the default profile keeps only live ones).
-// SIGUSR2 starts sampling; a second SIGUSR2 stops and writes the profile to $HEAP_SAMPLE_OUT.
+// Preloaded by alloc.bench.mjs; keeps objects that die young, which the default drops.
+// SIGUSR2 starts sampling; a second writes the profile to $HEAP_SAMPLE_OUT.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 

@@ -1,20 +1,5 @@
-// A diagnostic tool, not a bench section: CPU instructions per gateway request, counted by
-// valgrind's callgrind, for svc and the bare node:http + undici proxy (bare-proxy.mjs), plain and
-// streamed. Usage: scripts/n node test/bench/instructions.mjs (about 5 minutes; needs valgrind).
-//
-// Each server runs under callgrind while the fake upstream runs natively. Each gets a warm-up with
-// instrumentation off (so V8 has tiered the hot code up), then callgrind's counters are zeroed and
-// REQUESTS c=1 requests are counted: every thread of the process, so GC helpers, JIT compiler
-// threads and libuv's pool are in.
-//
-// Why it is not a section: the counts are not as steady as instruction counts usually are. Under
-// callgrind the process runs ~50× slower, so clock-driven work (the 250 ms usage flush, cache
-// expiries and the re-optimisation that follows them) happens ~50× more often per request than it
-// does natively, and how much more depends on how slow the run was, which on this VM depends on
-// steal time. Whether a major GC falls inside the window adds the rest. The same build moved by
-// ±15% between runs (docs/performance.md). What it is good for: BENCH_INSTR_SOURCE=1
-// BENCH_INSTR_KEEP=1 keeps symbolised dumps for callgrind_annotate, which name V8's builtins, GC,
-// compiler and JSON parser (that is how the compile and GC lumps in a window were found).
+// Instructions per gateway request under callgrind, every thread counted; not a section, as
+// callgrind's slowdown makes counts unsteady (docs/performance.md). About 5 min; needs valgrind.
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +9,7 @@ import { distBinary, hasCommand, repoRoot, startFakeUpstream, startServer, tempD
 import { once, post, setUp } from './gateway.bench.mjs';
 import { V8_FLAGS } from '../../scripts/v8-flags.mjs';
 
-// Windows of 300 requests swung by ±25%; 1,000 after 5,000 still move by ±15%.
+// Smaller windows swing more (docs/performance.md).
 const REQUESTS = Number(process.env.BENCH_INSTR_REQUESTS ?? 1000);
 const WARMUP = Number(process.env.BENCH_INSTR_WARMUP ?? 5000);
 
@@ -36,9 +21,8 @@ async function run() {
   const fake = await startFakeUpstream();
   const servers = [];
   try {
-    // BENCH_INSTR_SOURCE=1 runs cli/main.ts on the toolchain's node, whose symbols name V8's
-    // builtins and runtime functions in callgrind_annotate (dist/svc has none).
-    // BENCH_INSTR_SVC=<path> counts another build of the binary (an A/B against an older commit).
+    // BENCH_INSTR_SOURCE=1: the toolchain's node has symbols; dist/svc has none.
+    // BENCH_INSTR_SVC=<path> counts another build (A/B).
     const [cmd, args] = process.env.BENCH_INSTR_SOURCE === '1' ? [process.execPath, [...V8_FLAGS, join(repoRoot, 'cli', 'main.ts'), 'serve']] : [process.env.BENCH_INSTR_SVC ?? distBinary, ['serve']];
     const svc = await underCallgrind('svc', cmd, args, { HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') }, '/api/health', home.dir);
     servers.push(svc);
@@ -63,7 +47,7 @@ async function run() {
   }
 }
 
-/** Starts `cmd args` under callgrind with instrumentation off (lib.mjs startServer: polls `path` until 200). */
+/** Instrumentation off until the warm-up is done. */
 async function underCallgrind(label, cmd, args, env, path, dir) {
   const vg = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dir, `${label}.cg`)}`, '--smc-check=all-non-file', cmd, ...args];
   const s = await startServer('valgrind', vg, { PATH: '/usr/bin:/bin', ...env, SERVICE_LOG_LEVEL: 'info' }, path, 120_000);
@@ -71,19 +55,18 @@ async function underCallgrind(label, cmd, args, env, path, dir) {
   return {
     ...s,
     control: (...a) => execFileSync('callgrind_control', [...a, pid], { stdio: 'ignore' }),
-    /** The newest dump (callgrind numbers them .1, .2, … in order). */
+    /** callgrind numbers dumps .1, .2, … in order. */
     lastDump: () => join(dir, readdirSync(dir).filter((f) => f.startsWith(`${label}.cg.`)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop()),
   };
 }
 
-/** Instructions per request over REQUESTS c=1 requests, after WARMUP uncounted ones. */
 async function count(server, t, stream) {
   const pool = new Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
   const req = { pool, path: t.path, ...post(t, stream) };
   try {
     for (let i = 0; i < WARMUP; i++) await once(req, stream);
     server.control('--instr=on');
-    // Instrumenting from here invalidates valgrind's translations: let them settle, then count.
+    // Instrumenting invalidates valgrind's translations: let them settle first.
     for (let i = 0; i < 50; i++) await once(req, stream);
     server.control('--zero');
     for (let i = 0; i < REQUESTS; i++) await once(req, stream);

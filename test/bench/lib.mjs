@@ -1,5 +1,4 @@
-// Shared pieces for the benchmarks: spawning a server and timing its first 200, reading RSS from
-// /proc, and one load generator used for every throughput figure so ratios compare like with like.
+// Shared by the benchmarks; one load generator for every figure, so ratios compare like with like.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,7 +10,7 @@ import { Pool } from 'undici';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const distBinary = join(repoRoot, 'dist', 'svc');
 
-/** A minimal node:http server answering the same JSON as svc's /api/health: the baseline. */
+/** The baseline: the same JSON as svc's /api/health. */
 export const BARE_SERVER = `require('node:http').createServer((q, s) => {
   s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"status":"ok"}');
 }).listen(+process.env.PORT, '127.0.0.1');`;
@@ -24,7 +23,7 @@ export async function freePort() {
   return port;
 }
 
-/** Whether `cmd args` runs (a tool a section needs, such as taskset or valgrind). */
+/** A tool a section needs, such as taskset or valgrind. */
 export function hasCommand(cmd, args) {
   try {
     execFileSync(cmd, args, { stdio: 'ignore' });
@@ -39,14 +38,11 @@ export function tempDir(prefix) {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/**
- * Spawns `cmd args` with PORT set and polls `path` until it answers 200. Returns the process and the
- * milliseconds from spawn to that first 200. Polls every 2 ms so the figure is not quantised.
- */
+/** Also returns ms from spawn to the first 200, polled every 2 ms so it is not quantised. */
 export async function startServer(cmd, args, env, path = '/api/health', timeoutMs = 20_000, { stdout = 'ignore' } = {}) {
   const port = await freePort();
   const t0 = performance.now();
-  // Benchmarks point provider accounts at a fake upstream on loopback: allowed as a LAN server would be.
+  // The fake upstream is on loopback: allowed as a LAN server would be.
   const child = spawn(cmd, args, { env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1', ...env, PORT: String(port) }, stdio: ['ignore', stdout, 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -76,7 +72,7 @@ async function stopProcess(child, exit) {
   return code;
 }
 
-/** Resident set size in MB, from /proc (Linux). */
+/** From /proc (Linux). */
 export function rssMB(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!m) throw new Error(`no VmRSS for ${pid}`);
@@ -89,11 +85,7 @@ export function median(xs) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/**
- * The load generator: `connections` keep-alive connections, each running requests back to back for
- * `seconds` (GET unless `method`/`headers`/`body` say otherwise). Returns requests per second of 200
- * answers (any other status counts as an error).
- */
+/** Keep-alive connections back to back; req/s of 200s, any other status an error. */
 export async function load(origin, path, { connections = 16, seconds = 5, warmupSeconds = 1, method = 'GET', headers, body } = {}) {
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const runFor = async (secs) => {
@@ -127,8 +119,7 @@ export async function load(origin, path, { connections = 16, seconds = 5, warmup
   }
 }
 
-/** The in-repo fake OpenAI upstream in its own process (`taskset -c <core>` when `core` is given;
- * `env` adds to its environment, e.g. FAKE_CHUNK_DELAY_MS). */
+/** In its own process, pinned when `core` is given. */
 export async function startFakeUpstream(core, env = {}) {
   const { createInterface } = await import('node:readline');
   const script = join(repoRoot, 'test', 'helpers', 'fake-upstream-cli.ts');
@@ -154,7 +145,7 @@ export async function startFakeUpstream(core, env = {}) {
   };
 }
 
-/** Registers the owner through the real API; returns the user and a session-authenticated caller. */
+/** Through the real API. */
 export async function signUpOwner(origin) {
   const reg = await fetch(`${origin}/api/auth/register`, {
     method: 'POST',
@@ -171,7 +162,7 @@ export async function signUpOwner(origin) {
     if (r.status !== want) throw new Error(`bench: ${method} ${path} answered ${r.status}: ${text}`);
     return JSON.parse(text);
   };
-  /** GET `path` with the session; the body as text (for /api/admin/metrics). */
+  /** For /api/admin/metrics. */
   const text = async (path) => {
     const r = await fetch(`${origin}${path}`, { headers: session });
     const body = await r.text();

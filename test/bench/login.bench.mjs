@@ -1,7 +1,5 @@
-// Login latency at the production password cost (scrypt N=2^17, r=8, p=1: OWASP's figure), through
-// the real HTTP app in-process on a SQLite file. Baseline: one bare scrypt verification at the same
-// cost, so the ratio shows what the route adds around the hash. Unknown addresses must cost the same
-// as known ones (login hashes a dummy), or timing would reveal which accounts exist.
+// Login latency at the production scrypt cost, against one bare verification. Unknown addresses
+// must cost the same as known ones, or timing would reveal which accounts exist.
 import { join } from 'node:path';
 import { hashPassword, OWASP_SCRYPT, verifyPassword } from '../../core/auth/password.ts';
 import { loadConfig, resolveSecrets } from '../../core/config/index.ts';
@@ -39,14 +37,13 @@ export async function run() {
     const reg = await post(app, '/api/auth/register', { email: 'bench@example.com', password: PASSWORD });
     if (reg.status !== 201) throw new Error(`login bench: register answered ${reg.status}`);
 
-    // Warm-up: the first unknown-address login also builds the cached dummy hash.
+    // The first unknown-address login also builds the cached dummy hash.
     await post(app, '/api/auth/login', { email: 'warmup@example.com', password: PASSWORD });
     const stored = await hashPassword(PASSWORD, OWASP_SCRYPT);
     const known = [];
     const unknown = [];
     const bare = [];
-    // Interleaved, so load from elsewhere on the machine hits all three alike. Unknown addresses
-    // fail and count toward the throttle (30 per address per window): RUNS stays well below it.
+    // Interleaved, so outside load hits all three; RUNS stays below the throttle (30 per address).
     for (let i = 0; i < RUNS; i++) {
       known.push(await timed(async () => {
         const res = await post(app, '/api/auth/login', { email: 'bench@example.com', password: PASSWORD });

@@ -1,9 +1,4 @@
-// Preview file serving (issue 16): GET /p/{token}/{file} on the preview host of the real `svc serve`
-// binary (SQLite in a temp dir; token verified, file looked up and cached, headers, access log) against
-// a bare node:http server answering the same bytes from memory, both driven by lib.mjs's load
-// generator in this process, alternated. The app is written into the store directly (its run made
-// through the real API, a zero-latency fake upstream in its own process); the link comes from
-// POST /api/app/apps/:appId/preview-links.
+// Preview file serving by the real binary against a bare server answering the same bytes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -59,7 +54,7 @@ export async function run() {
         const check = await request(`${origin}${path}`, { headers });
         const text = await check.body.text();
         if (check.statusCode !== 200 || text !== f.content) throw new Error(`bench: the preview answered ${check.statusCode} for ${path}: ${text.slice(0, 200)}`);
-        // Alternated, so that a burst of load from elsewhere on the machine hits both sides alike.
+        // Alternated, so outside load hits both sides alike.
         const sides = { svc: { rps: 0, cpu: 0, n: 0 }, bare: { rps: 0, cpu: 0, n: 0 } };
         let errors = 0;
         for (let i = 0; i < 2; i++) {
@@ -81,8 +76,7 @@ export async function run() {
           ok: sides.svc.rps / sides.bare.rps >= TARGET && errors === 0,
           ...(errors ? { note: `${errors} errors` } : {}),
         });
-        // Server CPU per answer: steadier than req/s on a shared machine (the load generator competes
-        // for the same cores). A ratio of bare/svc CPU ≥ the target means the server side keeps up.
+        // Steadier than req/s: the load generator competes for the same cores.
         const cpu = (x) => (x.cpu / x.n) * 1e6;
         rows.push({ metric: `preview ${label} server CPU µs per request`, value: cpu(sides.svc), baseline: cpu(sides.bare), note: `bare/svc ${(cpu(sides.bare) / cpu(sides.svc)).toFixed(2)}` });
       } finally {
@@ -97,7 +91,7 @@ export async function run() {
   }
 }
 
-/** Runs `fn` (a load() call) and adds the process's CPU seconds and answered requests meanwhile. */
+/** Adds the process's CPU seconds over a load() call. */
 async function measured(pid, fn) {
   const before = cpuSeconds(pid);
   const t0 = performance.now();
@@ -106,13 +100,13 @@ async function measured(pid, fn) {
   return { ...r, cpuS: cpuSeconds(pid) - before, requests: r.rps * elapsed };
 }
 
-/** User + system CPU seconds of a process, from /proc (Linux; clock ticks at 100 Hz). */
+/** From /proc; clock ticks at 100 Hz. */
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** An app version with FILES, on run `runId`, written into the server's SQLite file (WAL). */
+/** Written into the live server's SQLite file (WAL). */
 function addApp(dbPath, runId) {
   const db = new Database(dbPath);
   try {

@@ -1,6 +1,5 @@
-// Profiles svc (from source) serving c=1 chat requests: `node test/bench/profile-chat.mjs [plain|stream] [N]`.
-// A tool for finding where svc's time goes, not a bench section (no .bench.mjs suffix).
-// Writes a .cpuprofile to $PROFILE_DIR (default /tmp/svc-prof) and prints the top self-time functions.
+// Where svc's time goes, not a section: `node test/bench/profile-chat.mjs [plain|stream] [N]`.
+// Writes a .cpuprofile to $PROFILE_DIR (default /tmp/svc-prof).
 import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
@@ -13,15 +12,14 @@ const N = Number(process.argv[3] ?? 20000);
 const dir = process.env.PROFILE_DIR ?? '/tmp/svc-prof';
 mkdirSync(dir, { recursive: true });
 const home = tempDir('svc-prof-');
-// PROFILE_PACED=1: the fake sends streamed events 1 ms apart (one per read, as models send them).
+// PROFILE_PACED=1: events 1 ms apart, one per read, as models send them.
 const fake = await startFakeUpstream('1', process.env.PROFILE_PACED === '1' ? { FAKE_CHUNK_DELAY_MS: '1' } : {});
 const svc = await startServer('taskset', ['-c', '0', process.execPath, ...V8_FLAGS, '--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${dir}`, join(repoRoot, 'cli', 'main.ts'), 'serve'], { PATH: '/usr/bin:/bin', HOME: home.dir, SERVICE_DB_PATH: join(home.dir, 'svc.db') });
 const key = await setUp(`http://127.0.0.1:${svc.port}`, fake.url);
 const pool = new Pool(`http://127.0.0.1:${svc.port}`, { connections: 1 });
 const req = { pool, path: '/api/v1/chat/completions', ...post({ model: 'bench/bench-model', key }, stream) };
 const before = new Set(readdirSync(dir));
-// PROFILE_CONNECTIONS=32 profiles under load for N/1000 seconds instead; the request count is then
-// estimated from the measured rate (warm-up second included), so per-request figures are approximate.
+// PROFILE_CONNECTIONS=32: under load for N/1000 s; per-request figures are then approximate.
 const conns = Number(process.env.PROFILE_CONNECTIONS ?? 1);
 let served = N;
 if (conns > 1) {
@@ -43,7 +41,7 @@ for (let i = 0; i < prof.samples.length; i++) {
   const k = `${cf.functionName || '(anon)'} ${cf.url.replace(/^.*\/(node_modules\/)?/, '')}:${cf.lineNumber + 1}`;
   self.set(k, (self.get(k) ?? 0) + (dt[i] ?? 0));
 }
-// µs per request by function (self time), idle excluded; the total is the busy time per request.
+// Self time per request, idle excluded.
 self.delete('(idle) :0');
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 console.log(`busy: ${(total / served).toFixed(1)} µs per request (${served} requests)`);

@@ -1,16 +1,5 @@
-// Issue 6's queue figures.
-//  - job table alone: enqueue → claim → complete of N no-op jobs in this one process (the real
-//    QueueWorker and job table, one statement per enqueue, 16 concurrent producers feeding a
-//    worker that runs meanwhile), SQLite and PostgreSQL; the SQLite queue
-//    `plainjob` in the same run as the baseline (add → getAndMarkJobAsProcessing → markJobAsDone,
-//    synchronous, no leases or fencing);
-//  - pickup latency: `svc serve` (no embedded workers) + one `svc worker` process; async starts one
-//    at a time with the worker idle; latency = the run row's created_at (the 202's transaction) to
-//    running_since (the worker's claim), both stores;
-//  - end-to-end: N trivial runs (zero-latency fake model in its own process) queued first, then one
-//    `svc worker --concurrency 32` executes them; runs/s from the first claim to the last finish.
-// Env: BENCH_QUEUE_JOBS (20000), BENCH_QUEUE_PICKUPS (200), BENCH_QUEUE_RUNS (2000),
-// BENCH_QUEUE_ONLY=jobs (only the job-table rows, for iterating on the job table).
+// The queue figures: the job table against plainjob, pickup latency, and runs/s through one worker.
+// BENCH_QUEUE_ONLY=jobs: only the job-table rows, for iterating on the job table.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -98,11 +87,7 @@ export function plainjobRate(n) {
   })();
 }
 
-/**
- * The real job table and QueueWorker in this process: PRODUCERS concurrent enqueuers (as a web
- * server's requests would be) feed one worker that claims and completes while they enqueue.
- * jobs/s = n / (first enqueue → last completion).
- */
+/** Concurrent producers, as a web server's requests would be, feed one worker meanwhile. */
 const PRODUCERS = Number(process.env.BENCH_QUEUE_PRODUCERS ?? 16);
 export async function jobTableRate(store, n, url) {
   const { openDb, migrate } = await import('../../core/store/index.ts');
@@ -179,7 +164,7 @@ async function pickup(store, url) {
       if (res.status !== 202) throw new Error(`bench: start answered ${res.status}`);
       return (await res.json()).runId;
     };
-    // Warm up (the worker's first claim, connections), then one start at a time with the worker idle.
+    // One start at a time, with the worker idle.
     for (let i = 0; i < 20; i++) await start(i);
     await new Promise((res) => setTimeout(res, 1500));
     for (let i = 0; i < PICKUPS; i++) {
@@ -244,4 +229,3 @@ async function endToEnd() {
   }
 }
 
-/** The zero-latency fake upstream in its own process; it prints {"url","origin"} once listening. */

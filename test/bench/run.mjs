@@ -1,8 +1,5 @@
-// `npm run bench [-- <name>...]`: runs every test/bench/*.bench.mjs (or the named ones) and prints
-// one table. Each bench module exports `name`, `description` and `run()` → rows of
-// { metric, value, baseline?, target?, ok?, note? }; a row's ratio is value / baseline.
-// Later issues add a file here; nothing else changes. `--strict` exits 1 when a target is missed
-// (off by default: figures on a shared 2-core machine are noisy).
+// `npm run bench [-- <name>...]`: each *.bench.mjs exports `name`, `description` and `run()` → rows.
+// `--strict` is off by default: figures on a shared 2-core machine are noisy.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

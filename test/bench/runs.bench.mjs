@@ -1,11 +1,5 @@
-// Issue 5's run API figures: the real `svc serve` binary (SQLite in a temp dir), a zero-latency fake
-// OpenAI upstream in its own process, this client at concurrency 1. Setup goes through the real API
-// (owner sign-up, provider account, agent created and published, access token), so auth, the start
-// limit, the ledger writes, events and usage accounting all run.
-//  - in-request run overhead: p50 of `POST /api/agents/:id/runs` (201, one model step) minus p50 of
-//    the same chat call sent to the fake directly, the two alternated in the same run;
-//  - run read latency: p50 of `GET /api/agents/:id/runs/:runId` for a run with 50 steps (the steps
-//    and their events are written into the store directly: 25 model + 25 tool steps of realistic size).
+// The run API figures through the real binary, set up through the real API so every check runs:
+// in-request run overhead against the fake directly, and the read of a 50-step run.
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -99,10 +93,7 @@ function percentiles(xs) {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-/**
- * A copy of run `runId` with `n` steps (alternating model with a tool call, tool with a ~1 KB result)
- * and two events per step, written into the server's SQLite file (WAL: the server keeps serving).
- */
+/** Realistic steps written into the live server's SQLite file (WAL). */
 function addSteps(dbPath, runId, n) {
   const db = new Database(dbPath);
   try {
@@ -135,4 +126,3 @@ function addSteps(dbPath, runId, n) {
   }
 }
 
-/** The fake upstream in its own process; it prints {"url","origin"} once listening. */

@@ -1,12 +1,5 @@
-// Issue 15's sandbox figures.
-//  - added latency of a trivial run_code program (`console.log(1)`), container driver, against
-//    running the same program directly (`node main.js`, `python3 main.py`), alternating the two,
-//    BENCH_SANDBOX_N (60) of each after 5 warm-ups; p50 and p95 of each side, added = the
-//    difference. The driver runs in this process (from source: node + node-runner.cjs in bwrap).
-//  - `svc __sandbox-node` (the built binary as the node runtime) starting a program, against node.
-//  - runs/s through one `svc worker --concurrency 4`: BENCH_SANDBOX_RUNS (100) queued runs whose
-//    model asks for one trivial run_code call then answers; baseline: the same runs without a tool
-//    call. A zero-latency fake model in this process.
+// The sandbox figures: a trivial program's added latency, `svc __sandbox-node` start-up, and
+// runs/s with one run_code call (docs/sandbox.md, "Performance").
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -101,7 +94,7 @@ function startup() {
   }
 }
 
-/** A zero-latency model: asks for run_code `console.log(1)` (when `tool`) and answers once it has the result. */
+/** Asks for run_code `console.log(1)` when `tool`, then answers. */
 function toolModel(tool) {
   const server = createServer((req, res) => {
     let body = '';

@@ -1,5 +1,4 @@
-// Start-up figures for dist/svc against a minimal `node -e` http server on the same Node 24:
-// spawn → first 200 (median), binary size, resident memory once idle.
+// Start-up of dist/svc against a minimal `node -e` server on the same Node.
 import { statSync } from 'node:fs';
 import { BARE_SERVER, distBinary, median, rssMB, startServer, tempDir } from './lib.mjs';
 
@@ -19,7 +18,7 @@ export async function run() {
 
     const svcTimes = [];
     const bareTimes = [];
-    // Interleaved so that a burst of load from elsewhere on the machine hits both sides alike.
+    // Interleaved, so outside load hits both sides alike.
     for (let i = 0; i < RUNS; i++) {
       const s = await startServer(distBinary, ['serve'], svcEnv);
       svcTimes.push(s.ms);

@@ -1,13 +1,5 @@
-// Where the c=1 latency tail comes from. A tool, not a bench section (no .bench.mjs suffix):
-//   scripts/n node test/bench/tail.mjs [plain|stream] [N]
-// Serves N chat requests per path at c=1 through svc (from source, with the binary's V8 flags), the
-// bare proxy and the fake directly, alternated and pinned as the gateway bench does (servers on core
-// 0, this client on core 1), with every server's GC pauses logged (gc-log.mjs). For each path it
-// prints percentiles and how many of its slowest 1% overlapped a GC pause, and in which process.
-//   TAIL_WARMUP=n       warm-up requests per path first (default: the gateway bench's, 15,000)
-//   TAIL_PERF=sched     also trace the scheduler (`perf sched record`, needs perf) over the measured
-//                       requests and say, for svc's slowest 1%, which thread ran longest on core 0
-//   TAIL_SVC_FLAGS=...  extra node/V8 flags for svc, e.g. '--max-semi-space-size=16'
+// Where the c=1 latency tail comes from; a tool, not a section (docs/performance.md).
+// scripts/n node test/bench/tail.mjs [plain|stream] [N]; TAIL_WARMUP, TAIL_PERF=sched, TAIL_SVC_FLAGS.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,7 +74,7 @@ console.log(`GC pauses per server over the whole run: ${Object.entries(pauses).m
 if (perf) schedReport(paths[0].slowest);
 dir.remove();
 
-/** For each slow svc request: the thread that ran longest on core 0 inside it, by `perf sched timehist`. */
+/** By `perf sched timehist`. */
 function schedReport(slowest) {
   const text = execFileSync('perf', ['sched', 'timehist', '-i', perfData], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
   // Columns: time, [cpu], task[tid/pid], wait, sch delay, run time (ms). The time is the switch-out.

@@ -1,5 +1,4 @@
-// GET /api/health throughput of `svc serve` against a bare node:http server answering the same JSON,
-// both driven by the same load generator in this process.
+// /api/health throughput against a bare server answering the same JSON.
 import { BARE_SERVER, distBinary, load, startServer, tempDir } from './lib.mjs';
 
 export const name = 'throughput';

@@ -1,8 +1,5 @@
-// The workbench's server-side render time, in process on a SQLite file: the run list of a user with
-// 1,000 runs (its first page, and a deep page through the cursor) and the run page of a run with
-// 200 steps, request to complete HTML (session, queries, rendering). Targets (issue 14): p50 ≤ 20 ms.
-// The bytes column is the HTML alone; the first-load budget (≤ 100 KB with assets) is asserted by
-// test/e2e/workbench-first-run.test.ts in Chromium.
+// Server-side render time of the run list and a 200-step run page (docs/workbench.md).
+// The HTML's bytes only: the first-load budget is asserted in Chromium by test/e2e.
 import { join } from 'node:path';
 import { register } from '../../core/accounts/register.ts';
 import { createSession } from '../../core/accounts/sessions.ts';
@@ -76,7 +73,7 @@ export async function run() {
       [`run page, ${STEPS} steps (latest 50 shown)`, `/runs/run_${String(RUNS - 1).padStart(20, '0')}`],
       [`run page, ${STEPS} steps, all shown`, `/runs/run_${String(RUNS - 1).padStart(20, '0')}?all=1`],
     ];
-    // What a first visit transfers besides the HTML: the stylesheet and the script (no compression).
+    // Besides the HTML, uncompressed.
     const first = await (await app.request('/runs', { headers: { cookie } })).text();
     let assetBytes = 0;
     for (const [, path] of first.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)) assetBytes += Buffer.byteLength(await (await app.request(path)).text());

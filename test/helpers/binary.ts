@@ -1,5 +1,4 @@
-// Helpers for tests that run the built dist/svc: build it when stale, copy it alone into an empty
-// directory, run it with a clean environment, and wait for HTTP readiness with bounded polling.
+// Tests of the built dist/svc: alone in an empty directory, with a clean environment.
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const distBinary = join(repoRoot, 'dist', 'svc');
 
-/** Builds dist/svc when any input is newer than it (a no-op under `npm test`, which already did). */
+/** A no-op under `npm test`, which already built it. */
 export function ensureBuilt(): void {
   const r = spawnSync(process.execPath, [join(repoRoot, 'build.mjs'), '--if-stale'], { cwd: repoRoot, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
@@ -38,7 +37,7 @@ export function isolatedBinary(): Sandbox {
   return { dir, home, bin, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** Like `env -i HOME=<home> PATH=/usr/bin:/bin`: nothing from the test's own environment leaks in. */
+/** Like `env -i`: nothing from the test's own environment leaks in. */
 export function cleanEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   return { HOME: home, PATH: '/usr/bin:/bin', ...extra };
 }
@@ -76,7 +75,7 @@ export function start(sb: Sandbox, args: string[], env: Record<string, string>):
   return { child, output: () => out, exited };
 }
 
-/** Polls `url` until it answers `status`; fails after `timeoutMs` or as soon as the process exits. */
+/** Fails after `timeoutMs` or as soon as the process exits. */
 export async function waitForStatus(run: Running, url: string, status = 200, timeoutMs = 20_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
@@ -95,7 +94,7 @@ export async function waitForStatus(run: Running, url: string, status = 200, tim
   throw new Error(`${url} did not answer ${status} (${exited ? 'process exited' : 'timed out'}; last: ${last})\n${run.output()}`);
 }
 
-/** Sends SIGTERM and waits (bounded) for the exit; SIGKILLs on timeout so no process outlives a test. */
+/** SIGKILLs on timeout so no process outlives a test. */
 export async function stop(run: Running, timeoutMs = 15_000): Promise<number | string> {
   run.child.kill('SIGTERM');
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);

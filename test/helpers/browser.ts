@@ -1,5 +1,4 @@
-// A real headless Chromium for page tests: the browser that @sparticuz/chromium ships in its npm
-// tarball (works offline, no apt), driven by playwright-core. One browser per test file.
+// Headless Chromium from @sparticuz/chromium's npm tarball (offline, no apt), via playwright-core.
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser } from 'playwright-core';
 import assert from 'node:assert/strict';
@@ -10,9 +9,8 @@ import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-cor
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await chromium.executablePath();
-  // The flags keep Chromium from calling out to Google's hosts: this machine has no network.
-  // @sparticuz/chromium's Lambda flags include --single-process (closing one context then ends the
-  // whole browser) and --disable-web-security (no same-origin policy): a page test needs neither.
+  // No calls to Google's hosts. Lambda's --single-process ends the browser with one context,
+  // and --disable-web-security drops the same-origin policy.
   const dropped = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content', '--no-zygote']);
   const args = [...chromium.args.filter((a) => !dropped.has(a)), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
   return playwright.launch({ executablePath, args, headless: true });
@@ -24,11 +22,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = join(root, 'test-output', 'screenshots');
 const AXE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-/**
- * A browser context whose pages report every console error, uncaught exception and CSP violation
- * into `problems` (tests assert it stays empty). The listener is added through the DevTools
- * protocol, which the page's CSP does not govern.
- */
+/** Collects console errors, exceptions and CSP violations through DevTools, outside the page's CSP. */
 export async function watchedContext(browser: Browser, opts: BrowserContextOptions = {}): Promise<{ context: BrowserContext; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
   const problems: string[] = [];
@@ -44,8 +38,7 @@ export async function watchedContext(browser: Browser, opts: BrowserContextOptio
 function watchPage(page: Page, problems: string[]): void {
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
-    // Chromium logs a page answered with 4xx (a refused form, a 403 page) as a failed resource; the
-    // tests assert those statuses themselves. A failed script, stylesheet or fetch still counts.
+    // Tests assert 4xx pages themselves; a failed script, stylesheet or fetch still counts.
     if (m.text().startsWith('Failed to load resource') && m.location().url === page.url()) return;
     problems.push(`${page.url()}: console error: ${m.text()} (${m.location().url})`);
   });
@@ -57,10 +50,7 @@ export interface CheckOptions {
   widths?: number[];
 }
 
-/**
- * The checks every page gets: a full-page screenshot saved as `<name>.png` (and `<name>-360.png`
- * at phone width), and axe-core with no serious or critical violation.
- */
+/** A full-page screenshot per width, and axe-core with no serious or critical violation. */
 export async function checkPage(page: Page, name: string, o: CheckOptions = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
@@ -82,7 +72,7 @@ export async function checkPage(page: Page, name: string, o: CheckOptions = {}):
 }
 
 async function axe(page: Page, name: string): Promise<void> {
-  // Evaluated through the DevTools protocol, not a <script> tag: the page's CSP stays strict.
+  // Through DevTools, not a <script> tag: the page's CSP stays strict.
   if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(AXE);
   const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
     violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];

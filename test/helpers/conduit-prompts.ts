@@ -1,7 +1,4 @@
-/**
- * Loads the labelled conduit prompt set. Long inputs are stored as markers so the file stays small:
- * `<<DOC:n>>` expands to n characters of neutral prose, `<<CODE:n>>` to n characters of source code.
- */
+/** The labelled conduit prompts; `<<DOC:n>>` and `<<CODE:n>>` markers keep the file small. */
 import { readFileSync } from 'node:fs';
 import type { ChatRequest } from '../../core/gateway/types.ts';
 
@@ -35,7 +32,7 @@ function expandValue(v: unknown): unknown {
   return v;
 }
 
-/** `dev`: the set the classifier's weights were tuned on; `holdout`: written afterwards, never tuned on. */
+/** `dev`: the weights were tuned on it; `holdout`: never tuned on. */
 export function loadConduitPrompts(split: 'dev' | 'holdout' = 'dev'): LabelledPrompt[] {
   const suffix = split === 'dev' ? '' : '-holdout';
   const url = new URL(`../fixtures/conduit-prompts${suffix}.jsonl`, import.meta.url);

@@ -1,9 +1,6 @@
 /**
- * A fake Anthropic Messages API: /messages (JSON, and SSE with `event:` lines and the full event
- * sequence: message_start, ping, content_block_start/delta/stop for thinking, text and tool_use,
- * message_delta with usage, message_stop), /models (paged shape), Anthropic's error bodies
- * (`{"type":"error","error":{type,message}}`), cache read/creation usage. Like the real API it
- * requires `x-api-key`, `anthropic-version` and `max_tokens`.
+ * A fake Anthropic Messages API with the full SSE event sequence and error bodies.
+ * Like the real one it requires `x-api-key`, `anthropic-version` and `max_tokens`.
  */
 import type { ServerResponse } from 'node:http';
 import {

@@ -1,8 +1,6 @@
 /**
- * A fake OpenAI-compatible server: /chat/completions (JSON and SSE with OpenAI's
- * `stream_options.include_usage` semantics: every chunk carries `usage: null` and a final chunk
- * with `choices: []` carries the usage — only when asked), /embeddings (float and base64),
- * /models, and OpenAI's error bodies.
+ * A fake OpenAI-compatible server with OpenAI's include_usage rule: `usage: null` on every
+ * chunk, then a `choices: []` chunk with the usage, only when asked.
  */
 import type { ServerResponse } from 'node:http';
 import {

@@ -1,7 +1,5 @@
-// Runs a fake upstream in its own process (for benchmarks: the gateway and the fake must not share
-// a core). Usage: node test/helpers/fake-upstream-cli.ts [openai|anthropic]
-// FAKE_CHUNK_DELAY_MS=n paces streamed events n ms apart (one event per read, as a model sends them).
-// Prints one JSON line {"url": "..."} on stdout once listening; exits on SIGTERM/SIGINT.
+// A fake upstream in its own process, so benchmarks do not share a core with it.
+// Usage: [FAKE_CHUNK_DELAY_MS=n] node fake-upstream-cli.ts [openai|anthropic]; prints {"url"}.
 import { fakeAnthropic, fakeOpenAi } from './fake-upstream.ts';
 
 const kind = process.argv[2] ?? 'openai';

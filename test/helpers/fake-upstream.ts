@@ -1,15 +1,6 @@
 /**
- * In-repo fake model servers on port 0 that speak the real wire protocols (fake-openai.ts,
- * fake-anthropic.ts), scriptable per test, recording every request. This file holds what both
- * share: the server, the script queue, the recorder, latency and fault modes, the stream writer.
- *
- *   const up = await fakeOpenAi();            // up.url = http://127.0.0.1:PORT/v1
- *   up.script({ text: 'hi', usage: { input: 7, output: 2, cached: 3 } });   // every call
- *   up.once({ fault: '429', retryAfter: '1' });                              // next call only
- *   … up.requests[0].body, up.calls, await up.requests[0].closed …
- *
- * The fake routes on the path's ending (…/chat/completions, …/messages), so any base path works
- * and tests assert the exact path a provider's default base URL produces.
+ * What the scriptable fake model servers share: `up.script(…)` for every call, `up.once(…)` next.
+ * Routing on the path's ending lets tests assert a provider's exact default path.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -22,7 +13,7 @@ export interface FakeToolCall {
 }
 
 export interface FakeUsage {
-  /** Input tokens that were not cached (OpenAI: prompt_tokens = input + cached + cacheCreation). */
+  /** Not cached (OpenAI: prompt_tokens = input + cached + cacheCreation). */
   input?: number;
   output?: number;
   /** Cache hits (OpenAI cached_tokens, Anthropic cache_read_input_tokens). */
@@ -59,17 +50,15 @@ export interface FakeScript {
   chunkDelayMs?: number;
   /** Stream: headers sent at once, then this delay before the first event (a model thinking). */
   firstChunkDelayMs?: number;
-  /** Stream: headers sent at once, then the first event waits until this settles. Lets a test
-   * observe "headers before the first event" without a timing bound. */
+  /** Stream: the first event waits for this, so "headers first" is testable without a timer. */
   firstChunkGate?: Promise<unknown>;
   fault?: FakeFault;
   afterChunks?: number;
-  /** Status for '5xx' or an explicit error with `errorBody`. `retryAfter` goes with '429' and '5xx'. */
+  /** For '5xx' or `errorBody`; `retryAfter` goes with '429' and '5xx'. */
   status?: number;
   errorBody?: unknown;
   retryAfter?: string;
-  /** OpenAI fake: 'standard' (usage chunk with choices [] only when include_usage is asked),
-   * 'last-chunk' (usage on the final content chunk, always: Mistral/Together style), 'none'. */
+  /** OpenAI fake; 'last-chunk' is Mistral/Together style: usage on the final content chunk, always. */
   streamUsage?: 'standard' | 'last-chunk' | 'none';
   embeddingDims?: number;
   models?: string[];
@@ -96,7 +85,7 @@ export interface FakeUpstream {
   origin: string;
   requests: RecordedRequest[];
   readonly calls: number;
-  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than calls). */
+  /** Keep-alive reuse shows as fewer connections than calls. */
   readonly connections: number;
   /** Default script for every following call (merged over the protocol defaults). */
   script(s: FakeScript): void;
@@ -118,7 +107,7 @@ export interface Protocol {
   prefix: string;
   /** Body of an error in the protocol's shape. */
   errorBody(status: number, kind: 'auth' | 'server' | 'rate' | 'invalid' | 'notfound', message: string): unknown;
-  /** Refuses a request failing the protocol's auth/version rules (returns true when it answered). */
+  /** True when it answered with the protocol's refusal. */
   checkAuth(req: RecordedRequest, res: ServerResponse, key: string | undefined): boolean;
   handle(req: RecordedRequest, res: ServerResponse, s: FakeScript): void | Promise<void>;
 }
@@ -232,11 +221,7 @@ export function notFound(proto: Protocol, res: ServerResponse, path: string) {
   sendJson(res, 404, proto.errorBody(404, 'notfound', `Unknown path ${path}`));
 }
 
-/**
- * Writes SSE events, honouring chunkDelayMs and the stream faults. With no delay and no fault it
- * writes everything synchronously (the zero-latency benchmark path). `errorEvent` is the
- * protocol's in-stream error event for the 'stream-error' fault.
- */
+/** Synchronous without delay or fault: the zero-latency benchmark path. */
 export async function writeStream(res: ServerResponse, rec: RecordedRequest, s: FakeScript, events: string[], errorEvent: string) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const cut = s.fault === 'reset' || s.fault === 'stream-error' || s.fault === 'stall' ? (s.afterChunks ?? 1) : Infinity;
@@ -292,7 +277,7 @@ export function vectorFor(input: string, dims: number): number[] {
   return out;
 }
 
-/** A URL on a port where nothing listens (bound, then closed): connections are refused. */
+/** Bound, then closed: connections are refused. */
 export async function refusingUrl(prefix = '/v1'): Promise<string> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));

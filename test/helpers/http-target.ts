@@ -1,10 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A real HTTP server for the http_request tool's tests. It records every connection and request,
- * so a test can assert that a refused call never reached it (not merely that the tool said so).
- */
+/** Records every connection, so a test can prove a refused call never arrived. */
 export interface SeenRequest {
   method: string;
   url: string;
@@ -94,7 +91,7 @@ function route(req: SeenRequest, res: Res): void {
       return;
     }
     case '/endless': {
-      // Streams until the client hangs up, bounded so a broken client cannot run the test forever.
+      // Bounded, so a broken client cannot run the test forever.
       res.writeHead(200, { 'content-type': 'text/plain' });
       const chunk = 'b'.repeat(64 * 1024);
       let sent = 0;

@@ -1,5 +1,4 @@
-// A separate OS process that migrates a database with the race migrations, starting at a given
-// wall-clock time so several children start together. Prints the versions it applied as JSON.
+// A migrator process that starts at a set time, so several really race.
 // Usage: node migrate-child.ts <sqlite|postgres> <path|url> <startAtEpochMs>
 import { setTimeout as sleep } from 'node:timers/promises';
 import { migrate } from '../../core/store/migrations.ts';

@@ -1,5 +1,4 @@
-// A fresh PostgreSQL database for one test run, dropped afterwards, on the server that
-// SVC_TEST_PG_ADMIN_URL names (default: 127.0.0.1:5432, trust auth, database `test`).
+// A fresh PostgreSQL database per run on SVC_TEST_PG_ADMIN_URL (default 127.0.0.1:5432, trust).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 

@@ -1,5 +1,4 @@
-// A PostgreSQL server of the test's own (initdb + pg_ctl in a temp dir, on a free port), for tests
-// that stop or restart the server: a test suite never touches a server it does not own.
+// A PostgreSQL server of the test's own, for tests that stop or restart it.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,7 @@ export interface PrivatePostgres {
   stop(): void;
 }
 
-/** The directory holding initdb and pg_ctl: SVC_TEST_PG_BINDIR, else pg_config, else Debian's layout. */
+/** SVC_TEST_PG_BINDIR, else pg_config, else Debian's layout. */
 export function postgresBinDir(): string {
   const fromEnv = process.env.SVC_TEST_PG_BINDIR;
   if (fromEnv) return fromEnv;

@@ -1,6 +1,4 @@
-// Migrations whose double application would show: each logs its version in race_log, and the
-// first two create tables without IF NOT EXISTS. Each also takes a moment, so two migrators
-// started together really overlap.
+// Migrations whose double application would show; each takes a moment so migrators overlap.
 import type { Migration } from '../../core/store/migration-files.ts';
 import type { Dialect } from '../../core/store/types.ts';
 

@@ -1,5 +1,4 @@
-// A fresh store per dialect for integration tests: a temp SQLite file, or a fresh PostgreSQL
-// database on 127.0.0.1:5432 (see pgdb.ts), removed afterwards. Tests run against real parts.
+// A fresh, real store per dialect for integration tests, removed afterwards.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +19,7 @@ export interface FreshDb {
   url?: string;
   /** The environment that points `svc` (loadConfig) at this database. */
   env: Record<string, string>;
-  /** Another, independent Db on the same database (closed by cleanup unless closed before). */
+  /** An independent Db on the same database; cleanup closes it. */
   reopen(opts?: SqliteDbOptions): Db;
   cleanup(): Promise<void>;
 }
@@ -69,10 +68,7 @@ export async function freshDb(dialect: Dialect): Promise<FreshDb> {
   };
 }
 
-/**
- * Declares one `describe` per dialect around `body`; the suite's tests share one fresh database,
- * created before them and removed after. `get()` is valid inside tests and hooks only.
- */
+/** One `describe` per dialect, sharing one fresh database; `get()` only inside tests and hooks. */
 export function forEachStore(name: string, body: (get: () => FreshDb, dialect: Dialect) => void): void {
   for (const dialect of DIALECTS) {
     describe(`${name} [${dialect}]`, () => {

@@ -1,5 +1,4 @@
-// Shared set-up of the workbench's browser tests: the built binary on SQLite with the in-repo fake
-// model server, one Chromium, watched contexts, and a `visit` that checks every page it opens.
+// The workbench's browser tests: the built binary, a fake model server, one Chromium.
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cleanEnv, ensureBuilt, freePort, isolatedBinary, start, stop, waitForStatus, type Running, type Sandbox } from './binary.ts';
@@ -19,7 +18,7 @@ export interface Bench {
   close(): Promise<void>;
 }
 
-/** `svc serve` (built binary, SQLite, embedded workers) beside a fake OpenAI-compatible server. */
+/** Built binary on SQLite with embedded workers. */
 export async function workbench(env: Record<string, string> = {}): Promise<Bench> {
   ensureBuilt();
   const sb: Sandbox = isolatedBinary();
@@ -29,7 +28,7 @@ export async function workbench(env: Record<string, string> = {}): Promise<Bench
   const run = start(sb, ['serve'], cleanEnv(sb.home, {
     PORT: String(port),
     SERVICE_APP_ORIGIN: base,
-    // The fake listens on loopback: an operator allows it explicitly (provider base URLs and tools).
+    // The fake is on loopback, which an operator must allow explicitly.
     SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true',
     ...env,
@@ -59,14 +58,14 @@ export async function workbench(env: Record<string, string> = {}): Promise<Bench
   };
 }
 
-/** Opens `path`, waits for the page, and runs the per-page checks (screenshot, axe, 360 px). */
+/** Runs the per-page checks on every page it opens. */
 export async function visit(page: Page, path: string, name: string): Promise<void> {
   const res = await page.goto(path);
   assert.ok(res && res.status() < 400, `${path}: ${res?.status()}`);
   await checkPage(page, name);
 }
 
-/** The form control labelled `text` (an optional field's label ends in "(optional)"). */
+/** An optional field's label ends in "(optional)". */
 export function label(page: Page, text: string) {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return page.getByLabel(new RegExp(`^${escaped}( \\(optional\\))?$`));

@@ -1,7 +1,4 @@
-/**
- * Small validation helpers for the Responses translator. Hand-written rather than zod: the
- * refusal codes differ per field and the request path is hot (gateway latency budget < 0.25 ms).
- */
+/** Not zod: codes differ per field, and the budget is < 0.25 ms. */
 import { AppError } from '../../errors.ts';
 
 /** Every refusal is a 400 naming the offending parameter (OpenAI `param`). */
@@ -53,7 +50,7 @@ export function oneOf<T extends string>(v: unknown, param: string, allowed: read
   return v as T;
 }
 
-/** Length in Unicode code points (what "characters" means to a person), ASCII fast path. */
+/** Code points: what "characters" means to a person. */
 export function codePoints(s: string): number {
   let n = 0;
   for (const _ of s) n++;

@@ -1,8 +1,6 @@
 /**
- * The Responses object, shared by the non-streamed envelope and every lifecycle event of a stream
- * (the SDK checks that `id` never changes across them). Echo fields are what the SDK's `Response`
- * type marks required, filled from the request — never a field we refused.
- * `output_text` is NOT sent: it is computed by the SDKs from `output`, and OpenAI does not send it.
+ * Shared by the envelope and every stream event: the SDK checks `id`.
+ * No `output_text`: the SDKs compute it, and OpenAI does not send it.
  */
 import { newId } from '../../ids.ts';
 import { splitsOf, type ChatUsage, type FinishReason } from '../types.ts';
@@ -33,7 +31,7 @@ export function terminalOf(finish: FinishReason | undefined): { status: 'complet
 export interface ResponseState {
   status: ResponseStatus;
   output: OutputItem[];
-  /** Upstream's resolved model when known (it names the served snapshot, e.g. for service/conduit). */
+  /** Names the served snapshot, e.g. for service/conduit. */
   model?: string | undefined;
   usage?: ResponsesUsage | null;
   incompleteReason?: string | null;
@@ -73,8 +71,7 @@ export function responseObject(meta: ResponsesMeta, ident: ResponseIdentity, st:
     top_p: meta.top_p,
     truncation: 'disabled',
     usage: st.usage ?? null,
-    // Required (nullable) in the SDK's type. An empty map, as OpenAI sends when none was given:
-    // metadata itself is refused (metadata_not_supported), so there is never anything to echo.
+    // Required by the SDK's type; metadata is refused, so always empty.
     metadata: {},
     access_programs: null,
   };

@@ -1,15 +1,11 @@
-/**
- * `text` → chat `response_format`, `reasoning` → chat `reasoning_effort` (SPEC "Responses field
- * handling"). Only text.format and reasoning.effort have chat equivalents; every other member is
- * refused by name with its own code.
- */
+/** Members without a chat equivalent are refused by name. */
 import type { ResponseFormat } from '../types.ts';
 import { invalid, isObj, obj, oneOf, refuse, str } from './check.ts';
 import type { ReasoningEffort, ResponsesTextFormat } from './types.ts';
 
 const FORMAT_TYPES = ['text', 'json_object', 'json_schema'] as const;
 const JSON_SCHEMA_KEYS = new Set(['type', 'name', 'schema', 'description', 'strict']);
-// OpenAI's rule for schema names; checked here so a bad name is our 400, not an upstream one.
+// OpenAI's rule: a bad name is our 400, not upstream's.
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export const EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 

@@ -1,9 +1,4 @@
-/**
- * Stateless `POST /api/v1/responses` translation, pure (no I/O). The route:
- *   const { chat, meta } = parseResponsesRequest(body);           // throws AppError 400s
- *   non-streamed: toResponsesEnvelope(completion, meta)            // → JSON body
- *   streamed:     for await (const e of responsesEventStream(chunks, meta)) write(formatSse(e));
- */
+/** Stateless, pure Responses translation (docs/responses.md). */
 export { parseResponsesRequest } from './request.ts';
 export { toResponsesEnvelope, type EnvelopeOptions } from './response.ts';
 export { responsesEventStream, type StreamOptions } from './stream.ts';

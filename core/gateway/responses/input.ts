@@ -1,13 +1,9 @@
-/**
- * Responses `instructions` + `input` → chat `messages` (ANCHORS "Responses → chat").
- * Stateless: every item must carry its own content; references to stored items are refused.
- */
+/** `instructions` + `input` → chat `messages`; references to stored items are refused. */
 import type { ChatContentPart, ChatMessage, ChatToolCall } from '../types.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
-// Fields an item may carry that mean nothing to chat but arrive when a client feeds a previous
-// response's output back as input (id, status) or labels assistant phases (phase).
+// Arrive when a previous output is fed back as input.
 const MESSAGE_KEYS = new Set(['type', 'role', 'content', 'id', 'status', 'phase']);
 const CALL_KEYS = new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status']);
 const CALL_OUTPUT_KEYS = new Set(['type', 'call_id', 'output', 'id', 'status']);
@@ -50,7 +46,7 @@ function message(item: Record<string, unknown>, at: string): ChatMessage {
   if (typeof content === 'string') return { role: role as ChatMessage['role'], content };
   if (!Array.isArray(content)) throw invalid(`${at}.content`, `${at}.content must be a string or a list of content parts.`);
   const parts = content.map((p, j) => part(p, `${at}.content[${j}]`, role));
-  // A lone text part is the common round-trip shape; plain strings are what every adapter handles.
+  // Every adapter handles plain strings.
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only !== undefined && only.type === 'text') return { role: role as ChatMessage['role'], content: (only as { text: string }).text };
   return { role: role as ChatMessage['role'], content: parts };
@@ -87,10 +83,7 @@ function toolCall(item: Record<string, unknown>, at: string): ChatToolCall {
   };
 }
 
-/**
- * Chat puts an assistant turn's text and its tool calls in ONE message, and several providers
- * reject two assistant messages in a row; so a call joins the assistant message right before it.
- */
+/** Joins the previous assistant message: providers reject two in a row. */
 function appendToolCall(messages: ChatMessage[], call: ChatToolCall): void {
   const last = messages[messages.length - 1];
   if (last !== undefined && last.role === 'assistant') {

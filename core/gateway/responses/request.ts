@@ -1,20 +1,4 @@
-/**
- * `POST /api/v1/responses` body → chat request + what the envelope echoes. A strict allowlist:
- * SPEC says every field with a chat equivalent is forwarded and every other one refused by name.
- *
- * Decisions beyond SPEC's table (Responses fields that are not in it):
- * - forwarded (chat has the same field and meaning): max_output_tokens (→ max_completion_tokens),
- *   service_tier (chat's values; "ultrafast" has none), prompt_cache_key, prompt_cache_retention,
- *   safety_identifier.
- * - stream_options.include_obfuscation: accepted, nothing to forward (see its handler).
- * - accepted only at their stateless default, which sends nothing: store false, include [],
- *   truncation "disabled", background false.
- * - refused (unsupported_responses_field): max_tool_calls (chat cannot cap calls), top_logprobs
- *   (only observable through include, which is refused), prompt, prompt_cache_options (different
- *   shape), moderation, context_management, image, access_programs, and anything unknown.
- * - `null` means absent for every optional field, as in OpenAI's API.
- * - `seed` is not a Responses field upstream, but SPEC forwards it: accepted.
- */
+/** A strict allowlist; decisions beyond SPEC's table: docs/responses.md. */
 import type { ChatRequest } from '../types.ts';
 import { bool, codePoints, integer, invalid, numberIn, obj, oneOf, refuse, str } from './check.ts';
 import { parseReasoning, parseText } from './format.ts';
@@ -34,7 +18,7 @@ const USER_MAX = 256;
 
 type Handler = (v: unknown, m: ResponsesMeta, chat: ChatRequest) => void;
 
-// One handler per accepted field; anything not here (and not in NAMED_REFUSALS) is unrecognised.
+// Anything not here or in NAMED_REFUSALS is unrecognised.
 const FIELDS: Record<string, Handler> = {
   model: () => {}, // checked after the loop
   input: () => {}, // translated after instructions are known
@@ -50,8 +34,7 @@ const FIELDS: Record<string, Handler> = {
   max_output_tokens: (v, m, c) => { c.max_completion_tokens = m.max_output_tokens = integer(v, 'max_output_tokens', 1); },
   parallel_tool_calls: (v, m, c) => { c.parallel_tool_calls = m.parallel_tool_calls = bool(v, 'parallel_tool_calls'); },
   stream: (v, m, c) => { c.stream = m.stream = bool(v, 'stream'); },
-  // include_obfuscation only pads OpenAI's own delta events; ours are re-framed from chat chunks
-  // and carry no obfuscation field, so either value is honoured trivially and nothing is forwarded.
+  // Obfuscation pads OpenAI's own deltas; ours are re-framed, so nothing to forward.
   stream_options: (v) => {
     const o = obj(v, 'stream_options');
     for (const k of Object.keys(o)) if (k !== 'include_obfuscation') throw invalid(`stream_options.${k}`, `stream_options.${k} is not supported.`);
@@ -109,9 +92,9 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     safety_identifier: null,
   };
   const chat: ChatRequest = { model: '', messages: [] };
-  // Refusals first, in body order, so a stateful request learns why before what is missing.
+  // Refusals first: a stateful request learns why before what is missing.
   for (const key of Object.keys(b)) {
-    // Own keys only: `constructor`, `toString` or `__proto__` would otherwise find Object.prototype's.
+    // Own keys only: `__proto__` and friends would find Object.prototype's.
     const named = Object.hasOwn(NAMED_REFUSALS, key) ? NAMED_REFUSALS[key] : undefined;
     const v = b[key];
     if (v === null || v === undefined) {

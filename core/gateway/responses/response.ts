@@ -1,8 +1,4 @@
-/**
- * Chat completion → Responses object (non-streamed). ANCHORS "Responses → chat", the way back:
- * message → `message` item with `output_text`; tool calls → `function_call` items;
- * finish_reason length → status incomplete (reason max_output_tokens).
- */
+/** Chat completion → non-streamed Responses object. */
 import { newId } from '../../ids.ts';
 import type { ChatCompletion } from '../types.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';

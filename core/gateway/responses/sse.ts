@@ -1,4 +1,4 @@
-/** One Responses event framed as a server-sent event. OpenAI's Responses streams send no [DONE]. */
+/** No [DONE]: OpenAI's Responses streams send none. */
 import type { ResponsesEvent } from './types.ts';
 
 export function formatSse(e: ResponsesEvent): string {

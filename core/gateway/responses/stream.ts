@@ -1,24 +1,4 @@
-/**
- * Chat chunks → the complete Responses event sequence the SDK's `responses.stream()` accepts
- * (it validates every event against the snapshot it accumulates: ids, output/content indexes,
- * append-only output, item types). Sequence, with `sequence_number` counting from 0:
- *
- *   response.created → response.in_progress →
- *   per message item:  output_item.added, content_part.added, output_text.delta…,
- *                      [refusal part: content_part.added, refusal.delta…]
- *   per tool call:     output_item.added, function_call_arguments.delta…
- *   at the end, open items close in output order:
- *                      output_text.done / refusal.done, content_part.done, output_item.done;
- *                      function_call_arguments.done, output_item.done
- *   → response.completed (usage) | response.incomplete (finish_reason length/content_filter)
- *
- * A message item closes when a tool call starts (chat sends text first); tool-call items stay open
- * until the upstream ends, because some upstreams interleave argument deltas of parallel calls.
- * An upstream failure mid-stream ends with `response.failed` (response.error set, partial output
- * kept): the SDK resolves finalResponse() with status "failed" instead of losing the partial
- * output, which an `error` event (thrown as APIError) would do. Failures before the stream starts
- * are the route's to answer with an HTTP error (the engine's chatStream rejects before any chunk).
- */
+/** The SDK's `responses.stream()` validates every event; the order: docs/responses.md. */
 import { newId } from '../../ids.ts';
 import type { ChatChunk, ChatChunkToolCallDelta, ChatUsage, FinishReason } from '../types.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
@@ -192,7 +172,7 @@ export async function* responsesEventStream(
   });
 }
 
-/** What a client may see of an upstream failure: the normalised message, never a stack. */
+/** The normalised message, never a stack. */
 function failureOf(err: unknown): { code: string; message: string } {
   const status = (err as { status?: unknown } | null)?.status;
   const body = (err as { body?: { error?: { message?: unknown } } } | null)?.body;

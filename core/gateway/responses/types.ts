@@ -1,7 +1,4 @@
-/**
- * The slice of OpenAI's Responses wire format the gateway speaks. Requests are translated onto the
- * chat shapes in ../types.ts; these are only what we echo back and emit.
- */
+/** Only what we emit; requests become ../types.ts's chat shapes. */
 import type { ChatRequest } from '../types.ts';
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
@@ -21,12 +18,9 @@ export type ResponsesTextFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; description?: string; strict?: boolean | null };
 
-/**
- * What the request said that the response envelope must echo (the SDK types mark most of it
- * required). Built by parseResponsesRequest; never carries anything we refused.
- */
+/** What the envelope must echo; never anything we refused. */
 export interface ResponsesMeta {
-  /** The model as the client named it (the envelope prefers the upstream's resolved model). */
+  /** As the client named it; the envelope prefers the upstream's. */
   model: string;
   instructions: string | null;
   temperature: number | null;
@@ -47,7 +41,7 @@ export interface ResponsesMeta {
 }
 
 export interface ParsedResponsesRequest {
-  /** The chat request to send upstream (the route still sets stream_options.include_usage). */
+  /** The route still sets stream_options.include_usage. */
   chat: ChatRequest;
   meta: ResponsesMeta;
 }

@@ -1,17 +1,4 @@
-/**
- * service/conduit's task classifier: decides what a chat request is for from the request alone,
- * with no model call (it runs on the hot path of every conduit request; a few microseconds).
- *
- * Precedence, strongest first (docs/conduit.md):
- *  1. Structural signals — fields that constrain which models can serve the request at all:
- *     vision (image parts anywhere) > long_context (estimated prompt tokens over the threshold) >
- *     tool_use (tools offered, tool_choice not "none") > structured_output (response_format
- *     json_schema/json_object) > reasoning (reasoning_effort low/medium/high).
- *  2. Text heuristics on the last user message (and the system prompt at half weight): the lane
- *     with the highest score over its threshold wins; open-ended writing/advice beats a tie.
- *  3. A follow-up with no evidence of its own inherits a code/reasoning lane from the prior turns.
- *  4. Otherwise short_chat (greetings, thanks, short questions) or chat.
- */
+/** No model call: it runs on every conduit request. Precedence: docs/conduit.md. */
 import type { ChatMessage, ChatRequest } from '../types.ts';
 import { GENERATIVE, emptyScores, isSmallTalk, scoreText } from './text-features.ts';
 import type { TextScores } from './text-features.ts';
@@ -55,15 +42,12 @@ export interface ClassifyOptions {
 }
 
 export const DEFAULT_LONG_CONTEXT_TOKENS = 24_000;
-/** ~4 characters per token for English prose and code; good enough for a threshold. */
+/** Good enough for a threshold. */
 const CHARS_PER_TOKEN = 4;
-/**
- * Text heuristics look at the head and tail of a long message only: the instruction is usually at
- * one end of a paste, and each feature costs ~5 ns per character scanned (≈ 100 µs worst case here).
- */
+/** The instruction is usually at one end of a paste. */
 const HEAD = 700;
 const TAIL = 300;
-/** A message this short, with no generative verb and no other evidence, is small talk. */
+/** This short, with no generative verb or other evidence: small talk. */
 const SHORT_CHARS = 80;
 const SHORT_WORDS = 14;
 
@@ -140,7 +124,7 @@ export function classify(req: ChatRequest, opts: ClassifyOptions = {}): Classifi
     signals,
   });
 
-  // 1. Structural signals.
+  // 1. Fields that limit which models can serve the request.
   if (acc.images > 0) return done('vision', 0.99, [`${acc.images} image part(s) in the messages`]);
   if (estimatedTokens >= longAt)
     return done('long_context', 0.97, [`~${estimatedTokens} estimated prompt tokens (threshold ${longAt})`]);
@@ -169,8 +153,7 @@ export function classify(req: ChatRequest, opts: ClassifyOptions = {}): Classifi
       `text score ${best} ${round(s[best])} ≥ ${THRESHOLD[best]}: ${s.hits.join(', ')}`,
     ]);
   }
-  // 3. A follow-up with no lane of its own ("now make it handle negatives") inherits the
-  //    conversation's code/reasoning lane; open-ended wording alone does not override that.
+  // 3. A follow-up ("now make it handle negatives") inherits a code/reasoning lane.
   if (!best && lastUser > 0) {
     const prior = emptyScores();
     for (let i = Math.max(0, lastUser - 3); i < lastUser; i++) {

@@ -1,10 +1,6 @@
 /**
- * service/conduit's routing table, as data: task → family, family → ordered model preferences.
- * Preferences are patterns over exposed model ids (`provider/model`, where the model part may
- * itself contain a slash, e.g. `openrouter/anthropic/claude-sonnet-4.5`): `*` matches any run of
- * characters including `/`, matching is case-insensitive and whole-id. Patterns mostly start with
- * `*` so the same model through an aggregator (openrouter, together) also matches.
- * The defaults are documented in docs/conduit.md; workspaces override them per family.
+ * conduit's routing table as data (docs/conduit.md). A leading `*` also matches
+ * the same model through an aggregator (openrouter, together).
  */
 import type { Task } from './classify.ts';
 
@@ -23,7 +19,7 @@ export const TASK_FAMILY: Readonly<Record<Task, Family>> = {
   chat: 'fast',
 };
 
-/** Ordered, best first. A model matched by an earlier pattern keeps its earlier place. */
+/** Best first; a model keeps the place of its first matching pattern. */
 export const DEFAULT_FAMILY_MODELS: Readonly<Record<Family, readonly string[]>> = {
   code: [
     '*claude-sonnet-4-5*',
@@ -147,7 +143,7 @@ export const DEFAULT_FAMILY_MODELS: Readonly<Record<Family, readonly string[]>> 
   ],
 };
 
-/** Ids that are not chat models at all (embeddings, audio, images, moderation, the router itself). */
+/** Not chat models, the router itself included. */
 export const NON_CHAT_MODELS: readonly string[] = [
   'service/*',
   '*embed*',
@@ -166,7 +162,7 @@ export const NON_CHAT_MODELS: readonly string[] = [
   '*bge-*',
 ];
 
-/** Chat models known to reject image input: never chosen for vision. Unlisted models are "unknown". */
+/** Never chosen for vision; unlisted models are "unknown". */
 export const TEXT_ONLY_MODELS: readonly string[] = [
   '*deepseek*',
   '*codestral*',
@@ -192,7 +188,7 @@ export const TEXT_ONLY_MODELS: readonly string[] = [
 
 const compiled = new Map<string, RegExp>();
 
-/** Whole-id, case-insensitive glob match; `*` spans any characters, `/` included. */
+/** Whole-id, case-insensitive; `*` spans `/` too (model ids may contain one). */
 export function matches(pattern: string, id: string): boolean {
   let re = compiled.get(pattern);
   if (!re) {

@@ -1,18 +1,6 @@
 /**
- * service/conduit's routing: classify the request, map the task to a family, and order the
- * workspace's exposed models for that family. Pure: the caller supplies the exposed model ids and
- * the workspace's overrides.
- *
- * Candidate order: workspace override patterns for the family, then the default patterns, then
- * every other eligible chat model in the order the caller listed them (the fallback chain, so a
- * workspace with only `local/llama3.2` still routes). Within one pattern, matches are ordered by id.
- * Excluded: non-chat models (embeddings, audio, images, moderation, service/*); for vision, models
- * known to be text-only. For vision, models of unknown capability come after the known ones.
- *
- * The per-family ordering depends only on (exposedModels, overrides), so it is memoised on those
- * two objects' identity: callers must treat both as immutable once passed (a refreshed model list
- * is a new array). Pattern matching costs ~100 µs per call for a 30-model workspace; a cache hit
- * costs nothing measurable.
+ * Pure; the candidate order is in docs/conduit.md.
+ * Memoised on exposedModels' and overrides' identity: never mutate them once passed.
  */
 import { AppError } from '../../errors.ts';
 import type { ChatRequest } from '../types.ts';
@@ -31,7 +19,7 @@ import type { Family } from './families.ts';
 export const CONDUIT_MODEL = 'service/conduit';
 
 export interface ConduitOverrides {
-  /** Per family, ordered model ids or patterns; they go before the defaults. */
+  /** Per family; they go before the defaults. */
   families?: Partial<Record<Family, string[]>>;
 }
 
@@ -104,7 +92,7 @@ function planFor(exposed: readonly string[], overrides: ConduitOverrides, family
   if (chat.length < exposed.length) notes.push(`excluded ${exposed.length - chat.length} non-chat model(s)`);
 
   const override = overrides.families?.[family] ?? [];
-  // For images, a workspace override vouches for a model the defaults consider text-only.
+  // A workspace override vouches for a model the defaults call text-only.
   const eligible =
     family === 'vision' ? chat.filter((id) => matchesAny(override, id) || !matchesAny(TEXT_ONLY_MODELS, id)) : chat;
   if (eligible.length === 0) {
@@ -140,7 +128,7 @@ function planFor(exposed: readonly string[], overrides: ConduitOverrides, family
   return { ok: true, candidates: ordered, notes };
 }
 
-/** The failure as the service's error type, for the HTTP layer. */
+/** For the HTTP layer. */
 export function routeError(r: RouteFailure): AppError {
   return new AppError(r.error.status, r.error.code, r.error.message, { field: 'model' });
 }

@@ -1,9 +1,6 @@
 /**
- * Text heuristics for service/conduit: a fixed table of weighted regular expressions, each tested
- * once per text (presence, not frequency, except where `each` says otherwise). A table rather than
- * code so every score is explainable: a feature that fires contributes its weight and its label
- * becomes a reason. Weights were set by judgment (strong, specific evidence 3–4, topical hints 1–2);
- * see docs/conduit.md for how they combine.
+ * A table, so every score is explainable: a fired label is a reason.
+ * Presence counts, not frequency, unless `each` says so (docs/conduit.md).
  */
 
 export type TextLane = 'code' | 'reasoning' | 'extraction' | 'structured' | 'chat';
@@ -14,7 +11,7 @@ export interface TextScores {
   extraction: number;
   structured: number;
   chat: number;
-  /** Labels of the features that fired, in table order (deduplicated by the caller's order). */
+  /** In table order. */
   hits: string[];
 }
 
@@ -23,9 +20,9 @@ interface Feature {
   label: string;
   weight: number;
   re: RegExp;
-  /** Count matches (needs a /g regex): weight per match, capped at `cap`. */
+  /** Weight per match, capped (needs a /g regex). */
   each?: { cap: number };
-  /** Multiplier when the text is a system prompt (default 0.5: system prompts are boilerplate). */
+  /** System-prompt multiplier (default 0.5: system prompts are boilerplate). */
   sys?: number;
 }
 
@@ -165,7 +162,7 @@ const FEATURES: readonly Feature[] = [
   },
 ];
 
-/** Evidence that there is a text to extract from: a colon-introduced block, a quote, a "this email". */
+/** A source to extract from: a colon-introduced block, a quote, "this email". */
 const SOURCE_TEXT =
   /:\s*\n|\bhere(?:'s| is| are) (?:a|an|the|my|our|some)\b|:\s*["'“]|:\s+\S.{15,}|\bbelow\b|\b(?:from|in) (?:the following|these)\b|\b(?:this|these|the following) (?:text|emails?|articles?|paragraphs?|log|notes?|documents?|receipt|invoice|resume|transcript|chat log|markdown|press release|reviews?|recipe|contract|clause|discharge note|posting|list)\b/i;
 
@@ -173,7 +170,7 @@ export function emptyScores(): TextScores {
   return { code: 0, reasoning: 0, extraction: 0, structured: 0, chat: 0, hits: [] };
 }
 
-/** Adds `text`'s evidence to `into`. `factor` scales it (prior turns count for less). */
+/** `factor` scales the evidence. */
 export function scoreText(text: string, into: TextScores, role: 'user' | 'system', factor = 1): void {
   if (text.length === 0) return;
   // A long message carries its own material even without a telltale colon.
@@ -208,6 +205,6 @@ export function isSmallTalk(text: string): boolean {
   return (t.length <= 45 && SMALL_TALK.test(t)) || (t.length > 0 && t.length <= 16 && ONLY_EMOJI.test(t));
 }
 
-/** Verbs that ask for a composed answer: a short message with one of these is chat, not small talk. */
+/** A short message with one of these is chat, not small talk. */
 export const GENERATIVE =
   /\b(?:write|écris|escribe|schreibe?|draft|compose|create|generate|brainstorm|summari[sz]e|explain|describe|rewrite|translate|recommend|plan|outline|tell me about|compare|give me (?:ideas|a list)|make (?:my|me|a))\b/i;

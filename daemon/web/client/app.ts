@@ -1,8 +1,5 @@
-// The workbench's only script (bundled by esbuild into the binary; pages work without it).
-// - [data-copy]: copies the text of the element it names to the clipboard.
-// - [data-live]: polls the URL it names and swaps the element's content until the fragment says
-//   the run is over (the run page follows its run live).
-// - forms: the submit button is disabled while the request is under way (a pending state).
+// The workbench's only script; every page works without it.
+// Handles [data-copy], [data-live] polling, and pending submit buttons.
 
 function copy(button: HTMLElement): void {
   const target = document.getElementById(button.dataset.copy ?? '');
@@ -26,7 +23,7 @@ document.addEventListener('click', (ev) => {
 
 document.addEventListener('submit', (ev) => {
   const f = ev.target as HTMLFormElement;
-  // A second click would send the form twice (two runs, two invitations).
+  // A second click would start two runs or send two invitations.
   setTimeout(() => {
     for (const b of f.querySelectorAll<HTMLButtonElement>('button[type="submit"]')) b.disabled = true;
   }, 0);

@@ -1,5 +1,4 @@
-// Account settings: who you are, your workspaces, password change (ends your other sessions) and
-// sign out everywhere.
+// Account settings; a password change ends your other sessions.
 import { changePassword } from '../../../core/accounts/password-change.ts';
 import { endUserSessions } from '../../../core/accounts/sessions.ts';
 import { accountsDeps, clearSessionCookies } from '../../middleware/session.ts';

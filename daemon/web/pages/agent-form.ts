@@ -1,5 +1,4 @@
-// The agent form (create and edit): name, instructions, model (its provider account follows from
-// the model's slug unless one is picked), each built-in tool with its approval setting, settings.
+// Create and edit; the account follows the model's slug unless picked.
 import type { Agent } from '../../../core/agents/types.ts';
 import type { ToolInput } from '../../../core/agents/validate.ts';
 import type { ProviderAccount } from '../../../core/provider-accounts/types.ts';
@@ -8,7 +7,6 @@ import { badRequest } from '../../../core/errors.ts';
 import type { Errors, Fields, Form } from '../form.ts';
 import { html, nothing, type Html } from '../html.ts';
 
-/** The form's values for an existing agent (a fresh form for a new one). */
 export function agentValues(a: Agent): Record<string, string> {
   const v: Record<string, string> = {
     name: a.name,
@@ -45,7 +43,7 @@ ${f.input('Most output tokens', 'maxOutputTokens', { type: 'number', min: 1, ste
 </details>`;
 }
 
-/** The API's agent fields from the form. The account defaults to the one whose slug prefixes the model. */
+/** The account defaults to the one whose slug prefixes the model. */
 export function agentInput(f: Form, accounts: ProviderAccount[]) {
   const model = f.opt('model') ?? null;
   let providerAccountId = f.opt('providerAccountId') ?? null;
@@ -76,7 +74,7 @@ export function agentInput(f: Form, accounts: ProviderAccount[]) {
   return { name: f.get('name').trim().slice(0, 200), instructions: f.get('instructions').slice(0, 100_000), model, providerAccountId, tools, settings, toolTypes: tools.map((t) => t.type) };
 }
 
-/** An API error names `tools.<i>…` or `settings.<x>`: point it at the form's field for that tool or setting. */
+/** Points `tools.<i>…` and `settings.<x>` errors at the form's own field. */
 export function formFieldOf(errors: Errors, toolTypes: string[]): Errors {
   const out: Errors = {};
   for (const [k, v] of Object.entries(errors)) {

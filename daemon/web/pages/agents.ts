@@ -1,6 +1,4 @@
-// Agents: list, create, edit the draft (tools with approval settings), publish versions, share
-// with members or the workspace, start a run. Viewers read; the owner of an agent (member+) or an
-// admin changes it; a run needs the member role.
+// Viewers read; the owner or an admin edits; a run needs member.
 import { canManage, type Caller } from '../../../core/agents/access.ts';
 import { checkVersionTarget, createAgent, deleteAgent, getAgent, listAgents, listVersions, publishAgent, shareAgent, sharesOf, unshareAgent, updateAgent, type AgentDeps } from '../../../core/agents/service.ts';
 import type { Agent } from '../../../core/agents/types.ts';
@@ -153,8 +151,7 @@ ${table('Published versions', ['Version', 'Model', 'Tools', 'Published'], versio
     });
   }
 
-  // A run from the browser goes through the durable queue (the run page follows it live), under
-  // the same per-user start allowance as the run API.
+  // Through the durable queue, under the run API's per-user start allowance.
   web.post('/agents/:id/runs', async (c, s, f) => {
     const a = await getAgent(deps(), caller(s), c.req.param('id')!);
     try {

@@ -1,5 +1,4 @@
-// Sign-up (the invitation code from ?invite=), sign-in, sign-out and the workspace switch: the same
-// core calls as /api/auth, from plain HTML forms.
+// Sign-up, sign-in, sign-out and the workspace switch: /api/auth's core calls, as forms.
 import { isEmail, normalizeEmail } from '../../../core/accounts/email.ts';
 import { login } from '../../../core/accounts/login.ts';
 import { register } from '../../../core/accounts/register.ts';
@@ -79,7 +78,7 @@ ${f.input('Password', 'password', { type: 'password', required: true, autocomple
       return redirectWith(core, c, '/', `Welcome, ${account.user.name}.`);
     } catch (err) {
       const { status, errors } = errorsOf(err);
-      // The spec's one 403 for every bad invitation, shown at the field it is about.
+      // The spec's one 403 for every bad invitation.
       if (err instanceof AppError && err.code === 'invalid_invitation') return signUpPage(c, s, f.values(), { invitationToken: err.message }, status);
       return signUpPage(c, s, f.values(), errors, status);
     }
@@ -112,7 +111,7 @@ ${f.input('Password', 'password', { type: 'password', required: true, autocomple
     return redirectWith(core, c, '/sign-in', 'You are signed out.');
   });
 
-  // The workspace switcher: remembered on the session, so the API and every page act there.
+  // Remembered on the session, so the API and every page act there.
   web.post('/workspace', async (c, s, f) => {
     const ws = await membership(core.db, f.get('workspaceId'), s.user.id);
     if (!ws) throw forbidden('You are not a member of that workspace.');

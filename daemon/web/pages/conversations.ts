@@ -1,4 +1,4 @@
-// Conversations: the caller's own, in the active workspace (the run API and run form record them).
+// The caller's own conversations in the active workspace.
 import { listConversations, readConversation } from '../../../core/conversations/service.ts';
 import { cut, html, table, time } from '../html.ts';
 import type { Web } from '../router.ts';

@@ -1,5 +1,4 @@
-// The start page: signed out, where to go; signed in, the first-run guide (the activation
-// milestones the API tracks) and the latest runs.
+// The first-run guide follows the API's activation milestones.
 import { workspaceActivation } from '../../../core/activation/service.ts';
 import { listRunsPage } from '../../../core/runs/read.ts';
 import { may, type Session } from '../context.ts';

@@ -1,6 +1,4 @@
-// Invitations (admins and owners: create with the sign-up link shown once, list with status and
-// delivery, resend, revoke) and members (role change and removal under the rules of
-// core/accounts/members.ts; anyone may leave).
+// Invitations (admins and owners) and members, under core/accounts/members.ts's rules.
 import { changeRole, listMembers, removeMember } from '../../../core/accounts/members.ts';
 import { ROLES, isRole, type Role } from '../../../core/accounts/roles.ts';
 import { createInvitation, listInvitations, resendInvitation, revokeInvitation, type Actor } from '../../../core/invitations/service.ts';
@@ -12,7 +10,7 @@ import { button, errorsOf, Fields, form, redirectWith, type Errors } from '../fo
 import { badge, html, nothing, secretPanel, table, time } from '../html.ts';
 import { requireRole, type Web } from '../router.ts';
 
-/** Roles this user may grant: admins everything below owner, owners everything. */
+/** Admins grant everything below owner, owners everything. */
 const grantable = (s: Session): readonly Role[] => (s.workspace.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner'));
 
 export function peoplePages(web: Web): void {
@@ -50,7 +48,7 @@ ${table('Invitations', ['Email', 'Role', 'Status', 'Delivery', 'Expires', 'Code'
     requireRole(s, 'admin');
     try {
       const inv = await createInvitation(deps, s.workspace.id, actor(s), { email: f.get('email').slice(0, 320), role: f.get('role') });
-      // The link is shown in this answer only (201): a reload does not show it again.
+      // Shown in this answer only: a reload does not show it again.
       return invitationsPage(c, s, { issued: startDelivery(core, inv, s.workspace.name), status: 201 });
     } catch (err) {
       const { status, errors } = errorsOf(err);

@@ -1,5 +1,4 @@
-// Provider accounts: everyone reads (agents name them); admins and owners create, test the
-// connection, edit and delete. Keys go in once and are never shown again (only `…last4`).
+// Provider accounts: everyone reads (agents name them); keys are never shown again.
 import { LOCAL_ACCOUNT_ID, type ProviderAccount } from '../../../core/provider-accounts/types.ts';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../../core/provider-accounts/service.ts';
 import { testConnection, type ConnectionTest } from '../../../core/provider-accounts/test-connection.ts';
@@ -21,7 +20,7 @@ export function providerPages(web: Web): void {
 
   const listPage = async (c: WebContext, s: Session, values: Record<string, string> = {}, errors: Errors = {}, status = 200) => {
     const accounts = await listAccounts(rt().accounts, s.workspace.id);
-    // An account whose server does not list its models stays listed, marked, instead of vanishing.
+    // Marked rather than hidden when its server does not list its models.
     const unreachable = new Set(await rt().catalogue.unavailable(s.workspace.id));
     const f = new Fields(values, errors, 'pa');
     const admin = may(s, 'admin');

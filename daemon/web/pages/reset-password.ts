@@ -1,4 +1,4 @@
-// The page behind `svc user reset-password`'s one-time link: choose a new password, then sign in.
+// Behind `svc user reset-password`'s one-time link.
 import { resetPassword } from '../../../core/accounts/password-reset.ts';
 import { AppError } from '../../../core/errors.ts';
 import { accountsDeps } from '../../middleware/session.ts';
@@ -35,7 +35,7 @@ ${f.input('New password', 'newPassword', { type: 'password', required: true, aut
       return redirectWith(core, c, '/sign-in', 'Your password is changed. Sign in with the new one.');
     } catch (err) {
       const { status, errors } = errorsOf(err);
-      // A bad link is about the link, not the password field: shown above the form.
+      // About the link, not the password field: above the form.
       const shown = err instanceof AppError && err.code === 'reset_link_invalid' ? { newPassword: err.message } : errors;
       return page(c, s, f.values(), shown, status);
     }

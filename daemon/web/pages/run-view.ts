@@ -1,6 +1,4 @@
-// The live part of the run page: status, the approval to decide, output, usage, steps and events.
-// Rendered whole on the page and again as a fragment the page's script polls for (data-live), so
-// there is one renderer and the page also works without JavaScript (reload to follow).
+// One renderer for the page and its polled fragment: it works without JavaScript.
 import type { ReadEvent, ReadStep } from '../../../core/runs/read.ts';
 import { usageTotals } from '../../../core/runs/read.ts';
 import { TERMINAL, type RunRow } from '../../../core/runs/types.ts';
@@ -16,7 +14,7 @@ const pretty = (s: string | null): string => {
   }
 };
 
-/** What a model step produced, in words: its text, or the tools it asked for. */
+/** Its text, or the tools it asked for. */
 function modelOutput(s: ReadStep): string {
   if (!s.output) return '';
   try {
@@ -35,10 +33,10 @@ export interface RunView {
   events: ReadEvent[];
 }
 
-/** Steps and events shown at once: the latest ones (a long run's page stays small; `all` shows every one). */
+/** A long run's page stays small; `all` shows every one. */
 export const RECENT = 50;
 
-/** The content of the live region. `csrf` is set when the viewer may decide the approval. */
+/** `csrf` is set when the viewer may decide the approval. */
 export function runLive(v: RunView, csrf: string | undefined, o: { all?: boolean } = {}): Html {
   const { run } = v;
   const steps = o.all ? v.steps : v.steps.slice(-RECENT);

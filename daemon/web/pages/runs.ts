@@ -1,5 +1,4 @@
-// Runs: the caller's runs in the active workspace (newest first, paginated), and the run page that
-// follows a run as it happens and lets its owner approve or reject a tool call.
+// The caller's runs, and a live run page that takes approvals.
 import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
@@ -18,7 +17,7 @@ import { runLive, type RunView } from './run-view.ts';
 
 export const RUNS_PER_PAGE = 50;
 
-/** The run with its steps and events, when it is the caller's (another user's run is a 404). */
+/** Another user's run is a 404. */
 export async function runViewOf(core: Core, s: Session, runId: string): Promise<RunView> {
   const row = await getRun(core.db, runId);
   if (!row || row.user_id !== s.user.id) throw notFound('Run');
@@ -48,9 +47,8 @@ ${pager(base, next, !before)}`,
   web.get('/runs/:id', async (c, s) => {
     const v = await runViewOf(core, s, c.req.param('id')!);
     const all = c.req.query('all') === '1';
-    // Apps the run made, framed from the preview origin (its CSP sandbox keeps them away from this
-    // origin); outside the live region, so polling never reloads them.
-    // Looked up only when the run made an app (the event is written with the app's rows), as the run read does.
+    // Outside the live region, so polling never reloads the frames.
+    // Only with the app event, as the run read does.
     const apps = v.events.some((e) => e.kind === APP_EVENT) ? await runAppsWithLinks({ ...preview, db: core.db }, v.run.id) : [];
     return web.page(c, {
       title: `Run of ${v.agentName}`,
@@ -63,7 +61,7 @@ ${apps.length ? html`<h2>Apps</h2>${apps.map((a) => html`<section class="app-pre
     });
   });
 
-  // The fragment the run page polls: the same renderer, no layout. Signed out: 401, not a redirect.
+  // Polled: signed out is a 401, not a redirect.
   web.publicGet('/runs/:id/live', async (c, s) => {
     pageHeaders(c, pageState(c).nonce);
     if (!s) return c.text('Sign in again to follow this run.', 401);
@@ -78,7 +76,7 @@ ${apps.length ? html`<h2>Apps</h2>${apps.map((a) => html`<section class="app-pre
     if (!v.run.approval_id) return redirectWith(core, c, `/runs/${v.run.id}`, 'This run is not waiting for an approval.', 'error');
     const { deps } = runsOf(core);
     const outcome = await decideApproval(deps, { agentId: v.run.agent_id, runId: v.run.id, approvalId: v.run.approval_id, userId: s.user.id, decision }, queueOf(core).requeue);
-    // A run started in a request (run API) resumes in this process; queued runs went back to the queue.
+    // In-request runs resume here; queued ones go back to the queue.
     if (outcome.resumed) void executeRun(deps, v.run.id, outcome.token).catch((err: unknown) => core.log.error('resumed run failed', { runId: v.run.id, error: err }));
     return redirectWith(core, c, `/runs/${v.run.id}`, decision === 'approve' ? 'Approved: the run continues.' : 'Rejected: the run is cancelled.');
   });

@@ -1,5 +1,4 @@
-// Access tokens (run API, every role), member keys (gateway, members and above; admins see the
-// workspace's keys) and admin tokens (operators). Each is shown once, at creation; revocable.
+// Access tokens, member keys and admin tokens: each shown once, at creation.
 import { atLeast } from '../../../core/accounts/roles.ts';
 import { listMembers } from '../../../core/accounts/members.ts';
 import { getCredential, issueCredential, listCredentials, revokeCredential } from '../../../core/credentials/service.ts';
@@ -100,7 +99,7 @@ ${rows('admin', admins, false)}
     web.post(`/tokens/${KINDS[kind].path}`, async (c, s, f) => {
       try {
         const v = await issue(s, f);
-        // The token is in this answer only (201): a reload does not show it again.
+        // In this answer only: a reload does not show it again.
         return page(c, s, { shown: { kind, token: v.token, name: v.name }, status: 201 });
       } catch (err) {
         const { status, errors } = errorsOf(err);
@@ -128,8 +127,7 @@ ${rows('admin', admins, false)}
     return issueCredential(deps, { kind: 'admin', userId: s.user.id, workspaceId: ws.id, name: name(f), scopes, expiresAt: expiry(f) });
   });
 
-  // Same rules as the API: your own access tokens; your keys, or any key of the workspace as admin;
-  // any admin token as an operator. Anything else is a 404.
+  // The API's rules: anything the caller may not revoke is a 404.
   web.post('/tokens/:kind/:id/revoke', async (c, s) => {
     const kind = (Object.keys(KINDS) as CredentialKind[]).find((k) => KINDS[k].path === c.req.param('kind'));
     const v = await getCredential(deps, c.req.param('id')!);

@@ -1,5 +1,4 @@
-// Gateway usage (tokens per day and per model over 30 days: the whole workspace for admins, one's
-// own otherwise) and the quotas in force; admins set the workspace's limits here.
+// 30 days of gateway usage (the workspace's for admins), and quotas.
 import { LIMIT_NAMES, type Limits } from '../../../core/quota/limits.ts';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { usageByDayAndModel } from '../../../core/usage/summary.ts';

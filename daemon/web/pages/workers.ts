@@ -1,5 +1,4 @@
-// Workers (automations): an agent, an input template, an optional cron schedule (UTC), an optional
-// notification URL, and a webhook ref shown once at creation and at each rotation.
+// The webhook ref is shown once, at creation and each rotation.
 import type { Caller } from '../../../core/agents/access.ts';
 import { listAgents } from '../../../core/agents/service.ts';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
