@@ -52,11 +52,6 @@ export async function agentsVisibleTo(q: Queryable, workspaceId: string, userId:
   );
 }
 
-/** The agent's name, deleted or not. */
-export async function agentName(q: Queryable, id: string): Promise<string | undefined> {
-  return (await q.one<{ name: string }>('SELECT name FROM agents WHERE id = ?', [id]))?.name;
-}
-
 /** Replaces the draft of a live agent; false when there is none. */
 export async function updateDraft(
   q: Queryable,

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { AppError, conflict, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ProviderAccountDeps } from '../provider-accounts/service.ts';
-import { UniqueViolation, type Db, type Queryable } from '../store/types.ts';
+import { UniqueViolation, type Db } from '../store/types.ts';
 import { managedAgent, seesAll, visibleAgent, type Caller } from './access.ts';
 import * as repo from './repo.ts';
 import { toAgent, toVersion } from './rows.ts';
@@ -150,6 +150,3 @@ export async function sealStoredToolSecrets(db: Db, vault: Vault): Promise<numbe
   }
   return n;
 }
-
-/** The agent's name for display, deleted or not; undefined when unknown. */
-export const agentName = (q: Queryable, id: string): Promise<string | undefined> => repo.agentName(q, id);

@@ -1,6 +1,5 @@
 // Runs: the caller's runs in the active workspace (newest first, paginated), and the run page that
 // follows a run as it happens and lets its owner approve or reject a tool call.
-import { agentName } from '../../../core/agents/service.ts';
 import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
@@ -24,7 +23,8 @@ export async function runViewOf(core: Core, s: Session, runId: string): Promise<
   const row = await getRun(core.db, runId);
   if (!row || row.user_id !== s.user.id) throw notFound('Run');
   const { run, steps, events } = await loadRun({ db: core.db, clock: core.clock }, row.agent_id, row.id, s.user.id);
-  return { run, steps, events, agentName: (await agentName(core.db, row.agent_id)) ?? row.agent_id };
+  const agent = await core.db.one<{ name: string }>('SELECT name FROM agents WHERE id = ?', [row.agent_id]);
+  return { run, steps, events, agentName: agent?.name ?? row.agent_id };
 }
 
 export function runPages(web: Web): void {
