@@ -9,7 +9,7 @@ const AGENT_COLUMNS =
 const VERSION_COLUMNS =
   'v.agent_id, a.workspace_id, v.version, v.name, v.instructions, v.provider_account_id, v.model, v.tools, v.settings, v.published_by, v.published_at';
 
-/** Agents a user sees: their own, shared with them, or shared with the whole workspace. */
+/** Agents a user sees: their own, shared with them or with the workspace. */
 const VISIBLE_TO_USER = `(a.owner_user_id = ? OR a.shared_with_workspace = 1
   OR EXISTS (SELECT 1 FROM agent_shares s WHERE s.agent_id = a.id AND s.user_id = ?))`;
 
@@ -72,7 +72,7 @@ export async function softDeleteAgent(q: Queryable, id: string, at: string): Pro
   return r.changes === 1;
 }
 
-/** The next version number (takes the row's write lock); undefined when the agent is not live. */
+/** Next version number, taking the row's write lock; undefined if not live. */
 export async function bumpLatestVersion(q: Queryable, id: string): Promise<number | undefined> {
   const bumped = await q.one<{ latest_version: number }>(
     'UPDATE agents SET latest_version = latest_version + 1 WHERE id = ? AND deleted_at IS NULL RETURNING latest_version',
@@ -99,7 +99,7 @@ export async function versionRows(q: Queryable, agentId: string): Promise<Versio
   return q.all<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? ORDER BY v.version DESC`, [agentId]);
 }
 
-/** The latest published version `userId` may run: visible to them, and they are still a member. */
+/** Latest published version `userId` may run (visible, still a member). */
 export async function runnableVersionRow(q: Queryable, agentId: string, userId: string): Promise<VersionRow | undefined> {
   return q.one<VersionRow>(
     `SELECT ${VERSION_COLUMNS}
@@ -113,7 +113,7 @@ export async function runnableVersionRow(q: Queryable, agentId: string, userId: 
 
 export type RunnableTargetRow = VersionRow & { m_role: Role; pa_id: string | null; pa_slug: string | null; pa_enabled: number | null };
 
-/** runnableVersionRow plus the caller's role and the version's live provider account, in one trip. */
+/** runnableVersionRow plus the caller's role and live provider account. */
 export async function runnableTargetRow(q: Queryable, agentId: string, userId: string): Promise<RunnableTargetRow | undefined> {
   return q.one<RunnableTargetRow>(
     `SELECT ${VERSION_COLUMNS}, m.role AS m_role, pa.id AS pa_id, pa.slug AS pa_slug, pa.enabled AS pa_enabled

@@ -16,7 +16,7 @@ const INSERT_SQL = new Map(
   ]),
 );
 
-/** Inserts `rows` usage rows (one of STATEMENT_ROWS) from their flat params, 18 per row in column order. */
+/** Inserts `rows` rows (a STATEMENT_ROWS size): 18 params per row, column order. */
 export async function insertUsageRows(q: Queryable, rows: (typeof STATEMENT_ROWS)[number], params: SqlValue[]): Promise<void> {
   await q.run(INSERT_SQL.get(rows)!, params);
 }
