@@ -1,5 +1,6 @@
 import { notFound } from '../errors.ts';
-import type { Queryable, SqlValue } from '../store/types.ts';
+import type { Queryable } from '../store/types.ts';
+import { MILESTONES, workspaceIds, workspacesReaching } from './repo.ts';
 
 /**
  * Activation summaries (`GET /api/activation`, `/api/activation/:workspaceId`): public entry points
@@ -36,21 +37,13 @@ export interface ActivationDeps {
   localTargetConfigured: boolean;
 }
 
-const MILESTONE_SQL: Record<keyof Milestones, string> = {
-  providerConnected: 'SELECT DISTINCT workspace_id FROM provider_accounts WHERE deleted_at IS NULL',
-  agentPublished: 'SELECT DISTINCT workspace_id FROM agents WHERE latest_version >= 1',
-  firstRunCompleted: "SELECT DISTINCT workspace_id FROM runs WHERE status = 'completed'",
-  memberInvited: 'SELECT DISTINCT workspace_id FROM invitations',
-};
-const NAMES = Object.keys(MILESTONE_SQL) as (keyof Milestones)[];
+const NAMES: (keyof Milestones)[] = MILESTONES;
 
 /** Summaries of the given workspaces (all when `only` is undefined), oldest workspace first. */
 async function summaries(deps: ActivationDeps, only?: string): Promise<Activation[]> {
-  const filter = (sql: string) => (only === undefined ? sql : `${sql} ${sql.includes(' WHERE ') ? 'AND' : 'WHERE'} workspace_id = ?`);
-  const params: SqlValue[] = only === undefined ? [] : [only];
   const [workspaces, ...sets] = await Promise.all([
-    deps.db.all<{ id: string }>(`SELECT id FROM workspaces${only === undefined ? '' : ' WHERE id = ?'} ORDER BY created_at, id`, params),
-    ...NAMES.map((n) => (n === 'providerConnected' && deps.localTargetConfigured ? Promise.resolve(undefined) : deps.db.all<{ workspace_id: string }>(filter(MILESTONE_SQL[n]), params))),
+    workspaceIds(deps.db, only),
+    ...NAMES.map((n) => (n === 'providerConnected' && deps.localTargetConfigured ? Promise.resolve(undefined) : workspacesReaching(deps.db, n, only))),
   ]);
   // undefined: the milestone holds for every workspace (the local target).
   const reached = sets.map((rows) => (rows === undefined ? undefined : new Set(rows.map((r) => r.workspace_id))));

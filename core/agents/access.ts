@@ -1,7 +1,8 @@
 import { atLeast, type Role } from '../accounts/roles.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Queryable } from '../store/types.ts';
-import { AGENT_COLUMNS, VERSION_COLUMNS, toAgent, toVersion, type AgentRow, type VersionRow } from './rows.ts';
+import { agentInWorkspace, agentVisibleTo, runnableTargetRow, runnableVersionRow } from './repo.ts';
+import { toAgent, toVersion } from './rows.ts';
 import type { Agent, AgentVersion } from './types.ts';
 
 /** Who acts, in which workspace (the session's active one), with which role there. */
@@ -10,10 +11,6 @@ export interface Caller {
   workspaceId: string;
   role: Role;
 }
-
-/** Agents a user sees: their own, shared with them, or shared with the whole workspace. */
-export const VISIBLE_TO_USER = `(a.owner_user_id = ? OR a.shared_with_workspace = 1
-  OR EXISTS (SELECT 1 FROM agent_shares s WHERE s.agent_id = a.id AND s.user_id = ?))`;
 
 /** Admins and owners manage every agent of the workspace, so they see them all. */
 export const seesAll = (c: Caller) => atLeast(c.role, 'admin');
@@ -26,14 +23,7 @@ export const canManage = (c: Caller, a: Agent) => atLeast(c.role, 'admin') || (a
  * the same 404, so ids of other people's private agents reveal nothing.
  */
 export async function visibleAgent(q: Queryable, c: Caller, id: string): Promise<Agent> {
-  const row = seesAll(c)
-    ? await q.one<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.id = ? AND a.workspace_id = ? AND a.deleted_at IS NULL`, [id, c.workspaceId])
-    : await q.one<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.id = ? AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER}`, [
-        id,
-        c.workspaceId,
-        c.userId,
-        c.userId,
-      ]);
+  const row = seesAll(c) ? await agentInWorkspace(q, id, c.workspaceId) : await agentVisibleTo(q, id, c.workspaceId, c.userId);
   if (!row) throw notFound('Agent');
   return toAgent(row);
 }
@@ -53,14 +43,7 @@ export async function managedAgent(q: Queryable, c: Caller, id: string): Promise
  * alike, never saying which.
  */
 export async function runnableVersion(q: Queryable, agentId: string, userId: string): Promise<AgentVersion | undefined> {
-  const row = await q.one<VersionRow>(
-    `SELECT ${VERSION_COLUMNS}
-       FROM agents a
-       JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version
-       JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = ?
-      WHERE a.id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER}`,
-    [userId, agentId, userId, userId],
-  );
+  const row = await runnableVersionRow(q, agentId, userId);
   return row && toVersion(row);
 }
 
@@ -77,15 +60,7 @@ export interface TargetAccount {
  * version's provider account (`null` when it is missing or deleted). One round trip instead of three.
  */
 export async function runnableTarget(q: Queryable, agentId: string, userId: string): Promise<{ version: AgentVersion; role: Role; account: TargetAccount | null } | undefined> {
-  const row = await q.one<VersionRow & { m_role: Role; pa_id: string | null; pa_slug: string | null; pa_enabled: number | null }>(
-    `SELECT ${VERSION_COLUMNS}, m.role AS m_role, pa.id AS pa_id, pa.slug AS pa_slug, pa.enabled AS pa_enabled
-       FROM agents a
-       JOIN agent_versions v ON v.agent_id = a.id AND v.version = a.latest_version
-       JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = ?
-       LEFT JOIN provider_accounts pa ON pa.id = v.provider_account_id AND pa.workspace_id = a.workspace_id AND pa.deleted_at IS NULL
-      WHERE a.id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER}`,
-    [userId, agentId, userId, userId],
-  );
+  const row = await runnableTargetRow(q, agentId, userId);
   if (!row) return undefined;
   const account = row.pa_id === null ? null : { id: row.pa_id, slug: row.pa_slug!, enabled: Number(row.pa_enabled) === 1 };
   return { version: toVersion(row), role: row.m_role, account };

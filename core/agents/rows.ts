@@ -31,11 +31,6 @@ export interface VersionRow {
   published_at: string;
 }
 
-export const AGENT_COLUMNS =
-  'a.id, a.workspace_id, a.owner_user_id, a.name, a.instructions, a.provider_account_id, a.model, a.tools, a.settings, a.shared_with_workspace, a.latest_version, a.created_at, a.updated_at';
-export const VERSION_COLUMNS =
-  'v.agent_id, a.workspace_id, v.version, v.name, v.instructions, v.provider_account_id, v.model, v.tools, v.settings, v.published_by, v.published_at';
-
 export function toAgent(r: AgentRow): Agent {
   return {
     id: r.id,

@@ -4,8 +4,9 @@ import { AppError, conflict, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ProviderAccountDeps } from '../provider-accounts/service.ts';
 import { UniqueViolation, type Db } from '../store/types.ts';
-import { managedAgent, seesAll, VISIBLE_TO_USER, visibleAgent, type Caller } from './access.ts';
-import { AGENT_COLUMNS, VERSION_COLUMNS, toAgent, toVersion, type AgentRow, type VersionRow } from './rows.ts';
+import { managedAgent, seesAll, visibleAgent, type Caller } from './access.ts';
+import * as repo from './repo.ts';
+import { toAgent, toVersion } from './rows.ts';
 import { checkDraftTarget } from './target.ts';
 import { keepMaskedSecrets, maskToolSecrets, sealToolSecrets } from './tool-secrets.ts';
 import type { Vault } from '../vault/index.ts';
@@ -49,11 +50,10 @@ export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput)
   const id = newId('agt');
   const now = iso(deps.clock.now());
   const stored = sealToolSecrets(deps.accounts.vault, id, tools);
-  await deps.db.run(
-    `INSERT INTO agents (id, workspace_id, owner_user_id, name, instructions, provider_account_id, model, tools, settings, shared_with_workspace, latest_version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)`,
-    [id, c.workspaceId, c.userId, input.name, input.instructions, pa, model, JSON.stringify(stored), JSON.stringify(settings), now, now],
-  );
+  await repo.insertAgent(deps.db, {
+    id, workspace_id: c.workspaceId, owner_user_id: c.userId, name: input.name, instructions: input.instructions,
+    provider_account_id: pa, model, tools: JSON.stringify(stored), settings: JSON.stringify(settings), created_at: now,
+  });
   return shown(await visibleAgent(deps.db, c, id));
 }
 
@@ -64,13 +64,7 @@ export const getAgent = async (deps: AgentDeps, c: Caller, id: string): Promise<
  * else ignored) lists every agent of the workspace, including private drafts of other members.
  */
 export async function listAgents(deps: AgentDeps, c: Caller, opts: { all?: boolean } = {}): Promise<Agent[]> {
-  const rows =
-    opts.all && seesAll(c)
-      ? await deps.db.all<AgentRow>(`SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.workspace_id = ? AND a.deleted_at IS NULL ORDER BY a.created_at, a.id`, [c.workspaceId])
-      : await deps.db.all<AgentRow>(
-          `SELECT ${AGENT_COLUMNS} FROM agents a WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${VISIBLE_TO_USER} ORDER BY a.created_at, a.id`,
-          [c.workspaceId, c.userId, c.userId],
-        );
+  const rows = opts.all && seesAll(c) ? await repo.workspaceAgents(deps.db, c.workspaceId) : await repo.agentsVisibleTo(deps.db, c.workspaceId, c.userId);
   return rows.map((r) => shown(toAgent(r)));
 }
 
@@ -84,20 +78,18 @@ export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch:
   const tools = sealToolSecrets(deps.accounts.vault, id, patch.tools === undefined ? a.tools : validateTools(keepMaskedSecrets(deps.accounts.vault, id, patch.tools, a.tools)));
   const settings = patch.settings === undefined ? a.settings : validateSettings(patch.settings);
   if (patch.providerAccountId !== undefined || patch.model !== undefined) await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
-  const r = await deps.db.run(
-    `UPDATE agents SET name = ?, instructions = ?, provider_account_id = ?, model = ?, tools = ?, settings = ?, updated_at = ?
-      WHERE id = ? AND deleted_at IS NULL`,
-    [patch.name ?? a.name, patch.instructions ?? a.instructions, pa, model, JSON.stringify(tools), JSON.stringify(settings), iso(deps.clock.now()), id],
-  );
-  if (r.changes !== 1) throw notFound('Agent');
+  const updated = await repo.updateDraft(deps.db, id, {
+    name: patch.name ?? a.name, instructions: patch.instructions ?? a.instructions, provider_account_id: pa, model,
+    tools: JSON.stringify(tools), settings: JSON.stringify(settings), updated_at: iso(deps.clock.now()),
+  });
+  if (!updated) throw notFound('Agent');
   return shown(await visibleAgent(deps.db, c, id));
 }
 
 /** Soft delete: runs and versions stay for the record; the agent stops being listed or runnable. */
 export async function deleteAgent(deps: AgentDeps, c: Caller, id: string): Promise<void> {
   await managedAgent(deps.db, c, id);
-  const r = await deps.db.run('UPDATE agents SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL', [iso(deps.clock.now()), id]);
-  if (r.changes !== 1) throw notFound('Agent');
+  if (!(await repo.softDeleteAgent(deps.db, id, iso(deps.clock.now())))) throw notFound('Agent');
 }
 
 /**
@@ -114,18 +106,10 @@ export async function publishAgent(deps: AgentDeps, c: Caller, id: string, check
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       return await deps.db.tx(async (q) => {
-        const bumped = await q.one<{ latest_version: number }>(
-          'UPDATE agents SET latest_version = latest_version + 1 WHERE id = ? AND deleted_at IS NULL RETURNING latest_version',
-          [id],
-        );
-        if (!bumped) throw notFound('Agent');
-        const version = Number(bumped.latest_version);
-        await q.run(
-          `INSERT INTO agent_versions (agent_id, version, name, instructions, provider_account_id, model, tools, settings, published_by, published_at)
-           SELECT id, ?, name, instructions, provider_account_id, model, tools, settings, ?, ? FROM agents WHERE id = ?`,
-          [version, c.userId, iso(deps.clock.now()), id],
-        );
-        const row = await q.one<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?`, [id, version]);
+        const version = await repo.bumpLatestVersion(q, id);
+        if (version === undefined) throw notFound('Agent');
+        await repo.insertVersionFromDraft(q, id, version, c.userId, iso(deps.clock.now()));
+        const row = await repo.versionRow(q, id, version);
         return shown(toVersion(row!));
       });
     } catch (err) {
@@ -138,13 +122,13 @@ export async function publishAgent(deps: AgentDeps, c: Caller, id: string, check
 /** Published versions, newest first, to whoever sees the agent. */
 export async function listVersions(deps: AgentDeps, c: Caller, id: string): Promise<AgentVersion[]> {
   await visibleAgent(deps.db, c, id);
-  const rows = await deps.db.all<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? ORDER BY v.version DESC`, [id]);
+  const rows = await repo.versionRows(deps.db, id);
   return rows.map((r) => shown(toVersion(r)));
 }
 
 export async function getVersion(deps: AgentDeps, c: Caller, id: string, version: number): Promise<AgentVersion> {
   await visibleAgent(deps.db, c, id);
-  const row = await deps.db.one<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM agent_versions v JOIN agents a ON a.id = v.agent_id WHERE v.agent_id = ? AND v.version = ?`, [id, version]);
+  const row = await repo.versionRow(deps.db, id, version);
   if (!row) throw notFound('Agent version');
   return shown(toVersion(row));
 }
@@ -156,15 +140,13 @@ export async function getVersion(deps: AgentDeps, c: Caller, id: string, version
  */
 export async function sealStoredToolSecrets(db: Db, vault: Vault): Promise<number> {
   let n = 0;
-  const agents = await db.all<{ id: string; tools: string }>("SELECT id, tools FROM agents WHERE tools LIKE '%defaultHeaders%'");
-  for (const a of agents) {
+  for (const a of await repo.agentToolsWithHeaders(db)) {
     const next = JSON.stringify(sealToolSecrets(vault, a.id, JSON.parse(a.tools) as AgentTool[]));
-    if (next !== a.tools) n += (await db.run('UPDATE agents SET tools = ? WHERE id = ? AND tools = ?', [next, a.id, a.tools])).changes;
+    if (next !== a.tools) n += await repo.replaceAgentTools(db, a.id, a.tools, next);
   }
-  const versions = await db.all<{ agent_id: string; version: number; tools: string }>("SELECT agent_id, version, tools FROM agent_versions WHERE tools LIKE '%defaultHeaders%'");
-  for (const v of versions) {
+  for (const v of await repo.versionToolsWithHeaders(db)) {
     const next = JSON.stringify(sealToolSecrets(vault, v.agent_id, JSON.parse(v.tools) as AgentTool[]));
-    if (next !== v.tools) n += (await db.run('UPDATE agent_versions SET tools = ? WHERE agent_id = ? AND version = ? AND tools = ?', [next, v.agent_id, v.version, v.tools])).changes;
+    if (next !== v.tools) n += await repo.replaceVersionTools(db, v.agent_id, v.version, v.tools, next);
   }
   return n;
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import { badRequest } from '../errors.ts';
 import type { Db } from '../store/types.ts';
 import { managedAgent, type Caller } from './access.ts';
+import * as repo from './repo.ts';
 
 export type ShareTarget = { userId: string } | { workspace: true };
 
@@ -26,26 +27,21 @@ export async function sharesOf(deps: Deps, c: Caller, id: string): Promise<Share
 }
 
 async function read(deps: Deps, id: string): Promise<Shares> {
-  const a = await deps.db.one<{ shared_with_workspace: number }>('SELECT shared_with_workspace FROM agents WHERE id = ?', [id]);
-  const users = await deps.db.all<{ user_id: string }>('SELECT user_id FROM agent_shares WHERE agent_id = ? ORDER BY created_at, user_id', [id]);
-  return { agentId: id, workspace: Number(a?.shared_with_workspace) === 1, userIds: users.map((u) => u.user_id) };
+  const workspace = await repo.sharedWithWorkspace(deps.db, id);
+  return { agentId: id, workspace, userIds: await repo.shareUserIds(deps.db, id) };
 }
 
 /** Shares with one member of the agent's workspace, or with all of it. Sharing twice is a no-op. */
 export async function shareAgent(deps: Deps, c: Caller, id: string, target: ShareTarget): Promise<Shares> {
   const a = await managedAgent(deps.db, c, id);
   if ('workspace' in target) {
-    await deps.db.run('UPDATE agents SET shared_with_workspace = 1 WHERE id = ?', [a.id]);
+    await repo.setSharedWithWorkspace(deps.db, a.id, true);
   } else {
     // Same answer for an unknown user and a user of another workspace: ids reveal nothing.
     if (!(await membership(deps.db, a.workspaceId, target.userId))) {
       throw badRequest('not_a_member', 'userId must be a member of the agent\'s workspace; GET /api/app/members lists them.', 'userId');
     }
-    await deps.db.run('INSERT INTO agent_shares (agent_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT (agent_id, user_id) DO NOTHING', [
-      a.id,
-      target.userId,
-      new Date(deps.clock.now()).toISOString(),
-    ]);
+    await repo.insertShare(deps.db, a.id, target.userId, new Date(deps.clock.now()).toISOString());
   }
   return read(deps, a.id);
 }
@@ -53,7 +49,7 @@ export async function shareAgent(deps: Deps, c: Caller, id: string, target: Shar
 /** Removes a share; removing one that does not exist is a no-op (so a removed member's share can go too). */
 export async function unshareAgent(deps: Deps, c: Caller, id: string, target: ShareTarget): Promise<Shares> {
   const a = await managedAgent(deps.db, c, id);
-  if ('workspace' in target) await deps.db.run('UPDATE agents SET shared_with_workspace = 0 WHERE id = ?', [a.id]);
-  else await deps.db.run('DELETE FROM agent_shares WHERE agent_id = ? AND user_id = ?', [a.id, target.userId]);
+  if ('workspace' in target) await repo.setSharedWithWorkspace(deps.db, a.id, false);
+  else await repo.deleteShare(deps.db, a.id, target.userId);
   return read(deps, a.id);
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { badRequest } from '../errors.ts';
 import type { Db } from '../store/types.ts';
+import { conduitOf, upsertConduit } from './repo.ts';
 import { FAMILIES } from './router/families.ts';
 import type { ConduitOverrides } from './router/route.ts';
 
@@ -23,8 +24,8 @@ export class ConduitSettings {
     const now = this.#clock.now();
     const hit = this.#cache.get(workspaceId);
     if (hit && hit.until > now) return hit.value;
-    const row = await this.#db.one<{ conduit: string }>('SELECT conduit FROM workspace_settings WHERE workspace_id = ?', [workspaceId]);
-    const value = Object.freeze(row ? (JSON.parse(row.conduit) as ConduitOverrides) : {});
+    const conduit = await conduitOf(this.#db, workspaceId);
+    const value = Object.freeze(conduit !== undefined ? (JSON.parse(conduit) as ConduitOverrides) : {});
     // Keep the old object when nothing changed, so router plans stay cached.
     const same = hit && JSON.stringify(hit.value) === JSON.stringify(value);
     this.#cache.set(workspaceId, { value: same ? hit.value : value, until: now + 10_000 });
@@ -34,11 +35,7 @@ export class ConduitSettings {
   async set(workspaceId: string, overrides: unknown): Promise<ConduitOverrides> {
     const value = validate(overrides);
     const now = new Date(this.#clock.now()).toISOString();
-    await this.#db.run(
-      `INSERT INTO workspace_settings (workspace_id, conduit, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (workspace_id) DO UPDATE SET conduit = excluded.conduit, updated_at = excluded.updated_at`,
-      [workspaceId, JSON.stringify(value), now],
-    );
+    await upsertConduit(this.#db, workspaceId, JSON.stringify(value), now);
     this.#cache.delete(workspaceId);
     return value;
   }

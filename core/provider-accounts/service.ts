@@ -4,10 +4,11 @@ import { newId } from '../ids.ts';
 import { AddressRefused, addressPolicy, vetHost } from '../providers/address-guard.ts';
 import { PROVIDER_IDS, type ProviderId, type Target } from '../providers/types.ts';
 import type { Resolver } from '../tools/http-guard.ts';
-import { UniqueViolation, type Db } from '../store/types.ts';
+import { UniqueViolation, type Db, type SqlValue } from '../store/types.ts';
 import type { Vault } from '../vault/index.ts';
 import { providerDefaults } from './defaults.ts';
-import { ACCOUNT_COLUMNS, LOCAL_ACCOUNT_ID, toAccount, type AccountRow, type ProviderAccount } from './types.ts';
+import * as repo from './repo.ts';
+import { LOCAL_ACCOUNT_ID, toAccount, type AccountRow, type ProviderAccount } from './types.ts';
 
 export interface ProviderAccountDeps {
   db: Db;
@@ -114,24 +115,19 @@ export async function createAccount(deps: ProviderAccountDeps, workspaceId: stri
   // A slug derived from the name takes the next free suffix; an explicit one is taken or refused.
   for (const [i, slug] of candidates.entries()) {
     try {
-      await deps.db.run(
-        `INSERT INTO provider_accounts (id, workspace_id, provider, name, slug, base_url, api_key_enc, key_last4, models, enabled, created_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-        [
-          id,
-          workspaceId,
-          provider,
-          input.name,
-          slug,
-          baseUrl,
-          input.apiKey ? deps.vault.seal(input.apiKey, id) : null,
-          input.apiKey ? input.apiKey.slice(-4) : null,
-          input.models ? JSON.stringify(input.models) : null,
-          userId,
-          now,
-          now,
-        ],
-      );
+      await repo.insertAccount(deps.db, {
+        id,
+        workspace_id: workspaceId,
+        provider,
+        name: input.name,
+        slug,
+        base_url: baseUrl,
+        api_key_enc: input.apiKey ? deps.vault.seal(input.apiKey, id) : null,
+        key_last4: input.apiKey ? input.apiKey.slice(-4) : null,
+        models: input.models ? JSON.stringify(input.models) : null,
+        created_by: userId,
+        created_at: now,
+      });
       break;
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;
@@ -149,7 +145,7 @@ export function derivedSlugs(name: string, provider: string): string[] {
 }
 
 async function getRow(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<AccountRow | undefined> {
-  return deps.db.one<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM provider_accounts WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`, [id, workspaceId]);
+  return repo.accountRow(deps.db, workspaceId, id);
 }
 
 export async function getAccount(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<ProviderAccount | undefined> {
@@ -160,7 +156,7 @@ export async function getAccount(deps: ProviderAccountDeps, workspaceId: string,
 
 /** The workspace's accounts, the local target first when configured. */
 export async function listAccounts(deps: ProviderAccountDeps, workspaceId: string): Promise<ProviderAccount[]> {
-  const rows = await deps.db.all<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM provider_accounts WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id`, [workspaceId]);
+  const rows = await repo.accountRows(deps.db, workspaceId);
   const local = localAccount(deps);
   return [...(local ? [local] : []), ...rows.map(toAccount)];
 }
@@ -170,9 +166,8 @@ export async function updateAccount(deps: ProviderAccountDeps, workspaceId: stri
   const row = await getRow(deps, workspaceId, id);
   if (!row) throw notFound('Provider account');
   const d = providerDefaults(row.provider);
-  const sets: string[] = [];
-  const params: (string | number | null)[] = [];
-  const set = (col: string, v: string | number | null) => (sets.push(`${col} = ?`), params.push(v));
+  const cols: Record<string, SqlValue> = {};
+  const set = (col: string, v: string | number | null) => (cols[col] = v);
   if (patch.name !== undefined) set('name', patch.name);
   if (patch.enabled !== undefined) set('enabled', patch.enabled ? 1 : 0);
   if (patch.models !== undefined) set('models', patch.models === null ? null : JSON.stringify(patch.models));
@@ -186,14 +181,13 @@ export async function updateAccount(deps: ProviderAccountDeps, workspaceId: stri
     set('key_last4', patch.apiKey === null ? null : patch.apiKey.slice(-4));
   }
   set('updated_at', iso(deps.clock.now()));
-  await deps.db.run(`UPDATE provider_accounts SET ${sets.join(', ')} WHERE id = ? AND workspace_id = ?`, [...params, id, workspaceId]);
+  await repo.updateAccountColumns(deps.db, workspaceId, id, cols);
   return (await getAccount(deps, workspaceId, id))!;
 }
 
 export async function deleteAccount(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<void> {
   if (id === LOCAL_ACCOUNT_ID) throw new AppError(409, 'local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL; unset it to remove the local target.');
-  const r = await deps.db.run('UPDATE provider_accounts SET deleted_at = ?, enabled = 0 WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL', [iso(deps.clock.now()), id, workspaceId]);
-  if (r.changes !== 1) throw notFound('Provider account');
+  if (!(await repo.softDeleteAccount(deps.db, workspaceId, id, iso(deps.clock.now())))) throw notFound('Provider account');
 }
 
 /** Where to send a call for this account, key decrypted. Undefined when missing or disabled. */

@@ -33,8 +33,6 @@ export interface AccountRow {
   updated_at: string;
 }
 
-export const ACCOUNT_COLUMNS = 'id, workspace_id, provider, name, slug, base_url, api_key_enc, key_last4, models, enabled, created_at, updated_at';
-
 export function toAccount(r: AccountRow): ProviderAccount {
   return {
     id: r.id,

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/types.ts';
+import { limitsRow, upsertLimits, type LimitsRow } from './repo.ts';
 
 export interface Limits {
   requestsPerMinute: number | null;
@@ -11,12 +12,7 @@ export const MISS: unique symbol = Symbol('limits not cached');
 export const NO_LIMITS: Limits = { requestsPerMinute: null, tokensPerMinute: null, tokensPerMonth: null };
 export const LIMIT_NAMES = ['requestsPerMinute', 'tokensPerMinute', 'tokensPerMonth'] as const;
 
-interface Row {
-  requests_per_minute: number | null;
-  tokens_per_minute: number | null;
-  tokens_per_month: number | null;
-}
-const fromRow = (r: Row | undefined): Limits | undefined =>
+const fromRow = (r: LimitsRow | undefined): Limits | undefined =>
   r && { requestsPerMinute: r.requests_per_minute, tokensPerMinute: r.tokens_per_minute, tokensPerMonth: r.tokens_per_month };
 
 /**
@@ -55,10 +51,7 @@ export class LimitsStore {
     const now = this.#clock.now();
     const hit = this.#cache.get(workspaceId)?.get(userId);
     if (hit && hit.until > now) return hit.limits;
-    const row = await this.#db.one<Row>(
-      'SELECT requests_per_minute, tokens_per_minute, tokens_per_month FROM gateway_limits WHERE workspace_id = ? AND user_id = ?',
-      [workspaceId, userId],
-    );
+    const row = await limitsRow(this.#db, workspaceId, userId);
     const limits = fromRow(row);
     // Looked up again after the await: a concurrent read may have created the workspace's map.
     let byUser = this.#cache.get(workspaceId);
@@ -77,13 +70,7 @@ export class LimitsStore {
 
   async set(workspaceId: string, userId: string, l: Limits): Promise<void> {
     const now = new Date(this.#clock.now()).toISOString();
-    await this.#db.run(
-      `INSERT INTO gateway_limits (workspace_id, user_id, requests_per_minute, tokens_per_minute, tokens_per_month, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (workspace_id, user_id) DO UPDATE SET requests_per_minute = excluded.requests_per_minute,
-         tokens_per_minute = excluded.tokens_per_minute, tokens_per_month = excluded.tokens_per_month, updated_at = excluded.updated_at`,
-      [workspaceId, userId, l.requestsPerMinute, l.tokensPerMinute, l.tokensPerMonth, now],
-    );
+    await upsertLimits(this.#db, workspaceId, userId, { requests_per_minute: l.requestsPerMinute, tokens_per_minute: l.tokensPerMinute, tokens_per_month: l.tokensPerMonth }, now);
     this.#cache.get(workspaceId)?.delete(userId);
   }
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Principal } from '../credentials/types.ts';
 import { AppError } from '../errors.ts';
 import type { Db } from '../store/types.ts';
-import { tokensSince } from '../usage/summary.ts';
+import { tokensSince } from '../usage/repo.ts';
 import { MISS, type Limits, type LimitsStore } from './limits.ts';
 import { formatReset, SlidingWindow } from './window.ts';
 

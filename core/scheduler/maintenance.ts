@@ -6,6 +6,7 @@ import type { JobHandler } from '../queue/worker.ts';
 import { addEvent } from '../runs/repo.ts';
 import { EXECUTION_LIMIT_MS } from '../runs/types.ts';
 import type { Db } from '../store/types.ts';
+import { pruneProcesses } from './repo.ts';
 
 /**
  * The scheduler's housekeeping jobs. Each is idempotent (a retried or duplicated job changes
@@ -74,7 +75,7 @@ export async function prune(d: MaintenanceDeps): Promise<Record<string, number>>
     // Finished jobs keep their unique keys for a week; the scheduler never looks back further than
     // an hour, so a pruned tick can never be enqueued again.
     jobs: await del(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND COALESCE(finished_at, created_at) < ?`, now - JOB_RETENTION_MS),
-    processes: await del('DELETE FROM processes WHERE heartbeat_at < ?', now - PROCESS_RETENTION_MS),
+    processes: await pruneProcesses(d.db, iso(now - PROCESS_RETENTION_MS)),
   };
 }
 

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { Db } from '../store/types.ts';
+import { deleteProcess, liveProcesses, upsertProcess } from './repo.ts';
 
 export const SCHEDULER_PROCESS_KIND = 'scheduler';
 const WARN_EVERY_MS = 10 * 60_000;
@@ -42,7 +43,7 @@ export class Presence {
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     await this.#beating;
-    await this.#o.db.run('DELETE FROM processes WHERE id = ?', [this.#o.id]).catch(() => {});
+    await deleteProcess(this.#o.db, this.#o.id).catch(() => {});
   }
 
   #tick(): void {
@@ -63,15 +64,8 @@ export class Presence {
     const { db, clock, log, id } = this.#o;
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
-    await db.run(
-      `INSERT INTO processes (id, kind, hostname, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
-      [id, SCHEDULER_PROCESS_KIND, hostname(), process.pid, this.#startedAt, nowIso],
-    );
-    const live = await db.all<{ id: string; hostname: string; pid: number }>(
-      'SELECT id, hostname, pid FROM processes WHERE kind = ? AND heartbeat_at > ? ORDER BY id',
-      [SCHEDULER_PROCESS_KIND, new Date(now - 3 * this.#o.intervalMs).toISOString()],
-    );
+    await upsertProcess(db, { id, kind: SCHEDULER_PROCESS_KIND, hostname: hostname(), pid: process.pid, startedAt: this.#startedAt, heartbeatAt: nowIso });
+    const live = await liveProcesses(db, SCHEDULER_PROCESS_KIND, new Date(now - 3 * this.#o.intervalMs).toISOString());
     if (this.#o.warnOnPeers && live.length > 1 && now - this.#lastWarn >= WARN_EVERY_MS) {
       this.#lastWarn = now;
       log.warn(

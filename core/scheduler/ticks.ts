@@ -1,6 +1,7 @@
 import type { Logger } from '../log.ts';
 import { enqueue, type EnqueueInput } from '../queue/jobs.ts';
 import type { Db } from '../store/types.ts';
+import { scheduledWorkers } from '../workers/repo.ts';
 import { parseCron, type Cron } from './cron.ts';
 import { MAINTENANCE_KINDS } from './maintenance.ts';
 
@@ -44,9 +45,7 @@ export class TickPlanner {
   /** Enqueues the tick's jobs; returns the keys actually inserted (already present ones are skipped). */
   async run(tickMs: number, nowMs: number, sinceMs: number): Promise<string[]> {
     const jobs: EnqueueInput[] = MAINTENANCE_KINDS.map((kind) => ({ kind, uniqueKey: maintenanceKey(kind, tickMs), maxAttempts: 3 }));
-    const workers = await this.#db.all<WorkerRow>(
-      'SELECT id, schedule, updated_at FROM workers WHERE schedule IS NOT NULL AND enabled = 1 AND deleted_at IS NULL',
-    );
+    const workers: WorkerRow[] = await scheduledWorkers(this.#db);
     const after = Math.max(sinceMs, nowMs - CATCH_UP_MS);
     for (const w of workers) {
       const cron = this.#cron(w);

@@ -5,7 +5,7 @@ import { conversationById } from '../conversations/service.ts';
 import { AppError } from '../errors.ts';
 import { readRun } from '../runs/read.ts';
 import type { Db } from '../store/types.ts';
-import type { ShareKind } from './service.ts';
+import { activeShareByHash } from './repo.ts';
 
 /**
  * `GET /api/public/share/:token`: anyone holding the token reads one record, read-only.
@@ -33,10 +33,7 @@ export const shareNotFound = () => new AppError(404, 'not_found', 'Share link no
 
 export async function openShare(deps: PublicShareDeps, token: string) {
   if (!wellFormed(token, 'share')) throw shareNotFound();
-  const share = await deps.db.one<{ kind: ShareKind; target_id: string; created_at: string }>(
-    'SELECT kind, target_id, created_at FROM shares WHERE token_hash = ? AND revoked_at IS NULL',
-    [tokenHash(deps.tokenKey, token)],
-  );
+  const share = await activeShareByHash(deps.db, tokenHash(deps.tokenKey, token));
   if (!share) throw shareNotFound();
   const view = share.kind === 'run' ? await runShare(deps, share.target_id) : await conversationShare(deps, share.target_id);
   if (!view) throw shareNotFound();

@@ -3,6 +3,7 @@ import { newId } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import type { Db, SqlValue } from '../store/types.ts';
 import type { UsageSplits } from '../gateway/types.ts';
+import { insertUsageRows, STATEMENT_ROWS } from './repo.ts';
 
 export interface UsageEvent extends UsageSplits {
   workspaceId: string;
@@ -19,8 +20,6 @@ export interface UsageEvent extends UsageSplits {
   /** The counts are an estimate (a stream that ended without the upstream's usage). */
   estimated?: boolean;
 }
-
-const COLS = 18;
 
 // Usage ids sort by time: rows append at the end of the primary-key index instead of landing at
 // random places in it (random ids made the batched insert a tenth of a gateway request's CPU).
@@ -113,27 +112,9 @@ export class UsageRecorder {
             params.push(nextId(e.at), e.workspaceId, e.userId, e.credentialId, e.source, e.provider, e.accountId, e.model, e.status,
               e.inputTokens, e.cachedTokens, e.outputTokens, e.reasoningTokens, e.totalTokens, Math.round(e.latencyMs), at.slice(0, 10), at, e.estimated ? 1 : 0);
           }
-          await q.run(INSERT_SQL.get(size)!, params);
+          await insertUsageRows(q, size, params);
         }
       }
     });
   }
 }
-
-/**
- * Rows per INSERT statement: a batch goes out as statements of these fixed sizes (250 rows = 2×100
- * + 5×10), so the store prepares three statements once and reuses them. One statement sized to
- * each batch was prepared anew at nearly every flush (batch sizes vary): under load that prepare
- * was the largest SQLite cost of a gateway request, and the one-off statements evicted the
- * store's useful cached ones.
- */
-export const STATEMENT_ROWS = [100, 10, 1] as const;
-
-const INSERT_SQL = new Map(
-  STATEMENT_ROWS.map((n) => [
-    n,
-    `INSERT INTO usage_events (id, workspace_id, user_id, credential_id, source, provider, account_id, model, status,
-       input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, latency_ms, day, created_at, estimated)
-     VALUES ${new Array(n).fill(`(${new Array(COLS).fill('?').join(', ')})`).join(', ')}`,
-  ]),
-);

@@ -1,4 +1,5 @@
 import { managedAgent, type Caller } from '../agents/access.ts';
+import { clearWebhookToken, setWebhookToken } from '../agents/repo.ts';
 import { issueToken, tokenHash, tokenPreview } from '../auth/tokens.ts';
 import type { Db } from '../store/types.ts';
 
@@ -12,13 +13,11 @@ export async function issueAgentWebhookToken(db: Db, tokenKey: Buffer, c: Caller
   await managedAgent(db, c, agentId);
   const token = issueToken('webhook');
   const preview = tokenPreview(token);
-  await db.run('UPDATE agents SET webhook_token_hash = ?, webhook_token_preview = ?, webhook_user_id = ? WHERE id = ? AND deleted_at IS NULL', [
-    tokenHash(tokenKey, token), preview, c.userId, agentId,
-  ]);
+  await setWebhookToken(db, agentId, tokenHash(tokenKey, token), preview, c.userId);
   return { id: agentId, token, tokenPreview: preview, userId: c.userId };
 }
 
 export async function removeAgentWebhookToken(db: Db, c: Caller, agentId: string): Promise<void> {
   await managedAgent(db, c, agentId);
-  await db.run('UPDATE agents SET webhook_token_hash = NULL, webhook_token_preview = NULL, webhook_user_id = NULL WHERE id = ?', [agentId]);
+  await clearWebhookToken(db, agentId);
 }

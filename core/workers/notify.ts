@@ -10,6 +10,7 @@ import type { Db, Queryable } from '../store/types.ts';
 import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';
 import { sendHop } from '../tools/http-hop.ts';
 import { classifyAddress, type AddressClass } from '../tools/net-address.ts';
+import { notifyTarget, notifyUrlOf } from './repo.ts';
 
 /**
  * Outbound notification of a Worker run's end: `worker.notify` jobs, enqueued in the transaction
@@ -46,8 +47,7 @@ export function signNotification(key: Buffer, body: string, unixSeconds: number)
  * Worker that has a notifyUrl. Inside the run's final transaction; one job per run at most. */
 export async function enqueueNotify(q: Queryable, run: RunRow, nowMs: number): Promise<void> {
   if (!run.worker_id) return;
-  const w = await q.one<{ notify_url: string | null }>('SELECT notify_url FROM workers WHERE id = ? AND deleted_at IS NULL', [run.worker_id]);
-  if (!w?.notify_url) return;
+  if (!(await notifyUrlOf(q, run.worker_id))) return;
   await enqueue(q, { kind: NOTIFY_KIND, runId: run.id, payload: { runId: run.id }, uniqueKey: `notify:${run.id}`, maxAttempts: NOTIFY_MAX_ATTEMPTS }, nowMs);
 }
 
@@ -67,7 +67,7 @@ export function notifyHandler(d: NotifyDeps) {
   return async (job: Job, ctx: JobContext): Promise<JobOutcome> => {
     const runId = (JSON.parse(job.payload) as { runId?: string }).runId ?? job.run_id;
     const run = runId ? await d.db.one<RunRow>('SELECT * FROM runs WHERE id = ?', [runId]) : undefined;
-    const w = run?.worker_id ? await d.db.one<{ id: string; notify_url: string | null }>('SELECT id, notify_url FROM workers WHERE id = ? AND deleted_at IS NULL', [run.worker_id]) : undefined;
+    const w = run?.worker_id ? await notifyTarget(d.db, run.worker_id) : undefined;
     if (!run || !w?.notify_url) return { done: true }; // Worker removed or URL cleared since: nothing to send
     const body = JSON.stringify({
       type: 'run.finished',

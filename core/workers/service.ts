@@ -7,6 +7,8 @@ import type { Config } from '../config/index.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Db, Queryable } from '../store/types.ts';
+import * as repo from './repo.ts';
+import type { WorkerRow } from './repo.ts';
 import { checkSchedule } from './schedule.ts';
 import { checkNotifyUrl } from './validate.ts';
 
@@ -24,22 +26,6 @@ export interface WorkerDeps {
   clock: Clock;
   tokenKey: Buffer;
   config: Pick<Config, 'NODE_ENV' | 'SERVICE_TOOL_HTTP_ALLOW_PRIVATE'>;
-}
-
-export interface WorkerRow {
-  id: string;
-  workspace_id: string;
-  owner_user_id: string;
-  name: string;
-  agent_id: string;
-  input_template: string;
-  schedule: string | null;
-  webhook_ref_hash: string | null;
-  webhook_ref_preview: string | null;
-  notify_url: string | null;
-  enabled: number | boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface WorkerFields {
@@ -67,7 +53,6 @@ export const view = (w: WorkerRow) => ({
 export type WorkerView = ReturnType<typeof view>;
 
 const iso = (d: WorkerDeps) => new Date(d.clock.now()).toISOString();
-const COLS = 'id, workspace_id, owner_user_id, name, agent_id, input_template, schedule, webhook_ref_hash, webhook_ref_preview, notify_url, enabled, created_at, updated_at';
 
 /** The agent must be runnable (published, visible, member+) by the user the runs act as, in this workspace. */
 async function checkAgent(q: Queryable, agentId: string, userId: string, workspaceId: string): Promise<void> {
@@ -93,26 +78,20 @@ export async function createWorker(d: WorkerDeps, c: Caller, body: WorkerFields)
     schedule: f.schedule ?? null, webhook_ref_hash: tokenHash(d.tokenKey, ref), webhook_ref_preview: tokenPreview(ref), notify_url: f.notifyUrl ?? null,
     enabled: f.enabled === false ? 0 : 1, created_at: now, updated_at: now,
   };
-  await d.db.run(
-    `INSERT INTO workers (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.id, row.workspace_id, row.owner_user_id, row.name, row.agent_id, row.input_template, row.schedule, row.webhook_ref_hash, row.webhook_ref_preview, row.notify_url, row.enabled, row.created_at, row.updated_at],
-  );
+  await repo.insertWorker(d.db, row);
   // DESIGN: a created secret comes back once as `token`; `webhookRef` names the same value.
   return { ...view(row), token: ref, webhookRef: ref };
 }
 
 export async function listWorkers(d: WorkerDeps, c: Caller): Promise<WorkerView[]> {
   const all = atLeast(c.role, 'admin');
-  const rows = await d.db.all<WorkerRow>(
-    `SELECT ${COLS} FROM workers WHERE workspace_id = ? AND deleted_at IS NULL${all ? '' : ' AND owner_user_id = ?'} ORDER BY created_at DESC, id DESC`,
-    all ? [c.workspaceId] : [c.workspaceId, c.userId],
-  );
+  const rows = await repo.workerRows(d.db, c.workspaceId, all ? undefined : c.userId);
   return rows.map(view);
 }
 
 /** The Worker as the caller may see it (owner or admin+), else 404. */
 export async function visibleWorker(q: Queryable, c: Caller, id: string): Promise<WorkerRow> {
-  const w = await q.one<WorkerRow>(`SELECT ${COLS} FROM workers WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`, [id, c.workspaceId]);
+  const w = await repo.workerInWorkspace(q, id, c.workspaceId);
   if (!w || !(w.owner_user_id === c.userId || atLeast(c.role, 'admin'))) throw notFound('Worker');
   return w;
 }
@@ -143,11 +122,7 @@ export async function updateWorker(d: WorkerDeps, c: Caller, id: string, patch: 
     enabled: f.enabled === undefined ? w.enabled : f.enabled ? 1 : 0,
     updated_at: iso(d),
   };
-  const r = await d.db.run(
-    'UPDATE workers SET name = ?, agent_id = ?, input_template = ?, schedule = ?, notify_url = ?, enabled = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL',
-    [next.name, next.agent_id, next.input_template, next.schedule, next.notify_url, Number(next.enabled), next.updated_at, id],
-  );
-  if (r.changes !== 1) throw notFound('Worker');
+  if (!(await repo.updateWorkerRow(d.db, id, next))) throw notFound('Worker');
   return view(next);
 }
 
@@ -155,7 +130,7 @@ export async function updateWorker(d: WorkerDeps, c: Caller, id: string, patch: 
 export async function deleteWorker(d: WorkerDeps, c: Caller, id: string): Promise<void> {
   await managedWorker(d.db, c, id);
   const now = iso(d);
-  await d.db.run('UPDATE workers SET deleted_at = ?, updated_at = ?, webhook_ref_hash = NULL, enabled = 0 WHERE id = ? AND deleted_at IS NULL', [now, now, id]);
+  await repo.softDeleteWorker(d.db, id, now);
 }
 
 /** A new ref, shown once; the old one stops matching in the same statement. */
@@ -163,9 +138,6 @@ export async function rotateWebhookRef(d: WorkerDeps, c: Caller, id: string): Pr
   const w = await managedWorker(d.db, c, id);
   const ref = issueToken('webhook');
   const now = iso(d);
-  const r = await d.db.run('UPDATE workers SET webhook_ref_hash = ?, webhook_ref_preview = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL', [
-    tokenHash(d.tokenKey, ref), tokenPreview(ref), now, id,
-  ]);
-  if (r.changes !== 1) throw notFound('Worker');
+  if (!(await repo.setWebhookRef(d.db, id, tokenHash(d.tokenKey, ref), tokenPreview(ref), now))) throw notFound('Worker');
   return { ...view({ ...w, webhook_ref_preview: tokenPreview(ref), updated_at: now }), token: ref, webhookRef: ref };
 }

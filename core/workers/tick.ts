@@ -5,6 +5,7 @@ import type { JobOutcome } from '../queue/worker.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { insertNewRun, prepareRun } from '../runs/start.ts';
 import { UniqueViolation } from '../store/types.ts';
+import { scheduledWorker } from './repo.ts';
 import { renderTemplate } from './template.ts';
 
 export const TICK_KIND = 'worker.tick';
@@ -31,10 +32,7 @@ export function tickHandler(runs: RunDeps) {
   return async (job: Job): Promise<JobOutcome> => {
     const p = JSON.parse(job.payload) as { workerId?: string; tick?: string | number };
     if (!p.workerId || p.tick === undefined) return { done: true };
-    const w = await runs.db.one<{ id: string; owner_user_id: string; agent_id: string; input_template: string }>(
-      'SELECT id, owner_user_id, agent_id, input_template FROM workers WHERE id = ? AND deleted_at IS NULL AND enabled = ? AND schedule IS NOT NULL',
-      [p.workerId, 1],
-    );
+    const w = await scheduledWorker(runs.db, p.workerId);
     if (!w) return { done: true };
     const input = { agentId: w.agent_id, userId: w.owner_user_id, inputText: renderTemplate(w.input_template, '') };
     let version;

@@ -1,3 +1,4 @@
+import { agentByWebhookHash } from '../agents/repo.ts';
 import type { AgentVersion } from '../agents/types.ts';
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
 import { AppError, isAppError } from '../errors.ts';
@@ -6,6 +7,7 @@ import type { RunDeps } from '../runs/deps.ts';
 import type { RunStartLimiter } from '../runs/ratelimit.ts';
 import { prepareRun, type StartInput } from '../runs/start.ts';
 import type { RunRow } from '../runs/types.ts';
+import { workerByRefHash } from './repo.ts';
 import { renderTemplate } from './template.ts';
 
 /**
@@ -53,10 +55,7 @@ function checkInput(text: string): void {
 
 export async function triggerWorker(d: TriggerDeps, ref: string, readBody: () => Promise<string>): Promise<Triggered> {
   if (!wellFormed(ref, 'webhook')) throw webhookNotFound();
-  const w = await d.runs.db.one<{ id: string; owner_user_id: string; agent_id: string; input_template: string }>(
-    'SELECT id, owner_user_id, agent_id, input_template FROM workers WHERE webhook_ref_hash = ? AND deleted_at IS NULL AND enabled = ?',
-    [tokenHash(d.tokenKey, ref), 1],
-  );
+  const w = await workerByRefHash(d.runs.db, tokenHash(d.tokenKey, ref));
   if (!w) throw webhookNotFound();
   const inputText = renderTemplate(w.input_template, await readBody());
   checkInput(inputText);
@@ -67,10 +66,7 @@ export async function triggerWorker(d: TriggerDeps, ref: string, readBody: () =>
 
 export async function triggerAgent(d: TriggerDeps, token: string, readBody: () => Promise<string>): Promise<Triggered> {
   if (!wellFormed(token, 'webhook')) throw webhookNotFound();
-  const a = await d.runs.db.one<{ id: string; webhook_user_id: string | null }>(
-    'SELECT id, webhook_user_id FROM agents WHERE webhook_token_hash = ? AND deleted_at IS NULL',
-    [tokenHash(d.tokenKey, token)],
-  );
+  const a = await agentByWebhookHash(d.runs.db, tokenHash(d.tokenKey, token));
   if (!a?.webhook_user_id) throw webhookNotFound();
   const inputText = await readBody();
   checkInput(inputText);

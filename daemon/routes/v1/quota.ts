@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Core } from '../../../core/index.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import { badRequest } from '../../../core/errors.ts';
-import { usageByDayAndModel } from '../../../core/usage/summary.ts';
+import { usageByDayAndModel } from '../../../core/usage/repo.ts';
 import type { AppEnv } from '../../types.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,7 +1,7 @@
 // 30 days of gateway usage (the workspace's for admins), and quotas.
 import { LIMIT_NAMES, type Limits } from '../../../core/quota/limits.ts';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
-import { usageByDayAndModel } from '../../../core/usage/summary.ts';
+import { usageByDayAndModel } from '../../../core/usage/repo.ts';
 import { badRequest } from '../../../core/errors.ts';
 import { barChart, columnChart } from '../chart.ts';
 import { may, type Session, type WebContext } from '../context.ts';

@@ -1,4 +1,25 @@
-import type { Queryable } from '../store/types.ts';
+import type { Queryable, SqlValue } from '../store/types.ts';
+
+/** The only SQL on usage_events. */
+
+const COLS = 18;
+
+/** Rows per INSERT (250 = 2×100 + 5×10): three statements, prepared once and reused. */
+export const STATEMENT_ROWS = [100, 10, 1] as const;
+
+const INSERT_SQL = new Map(
+  STATEMENT_ROWS.map((n) => [
+    n,
+    `INSERT INTO usage_events (id, workspace_id, user_id, credential_id, source, provider, account_id, model, status,
+       input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, latency_ms, day, created_at, estimated)
+     VALUES ${new Array(n).fill(`(${new Array(COLS).fill('?').join(', ')})`).join(', ')}`,
+  ]),
+);
+
+/** Inserts `rows` rows (a STATEMENT_ROWS size): 18 params per row, column order. */
+export async function insertUsageRows(q: Queryable, rows: (typeof STATEMENT_ROWS)[number], params: SqlValue[]): Promise<void> {
+  await q.run(INSERT_SQL.get(rows)!, params);
+}
 
 export interface UsageRow {
   day: string;
