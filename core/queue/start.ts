@@ -3,7 +3,7 @@ import { newId } from '../ids.ts';
 import { SlidingWindow } from '../quota/window.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { executeRun } from '../runs/executor.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
 import { insertNewRun, type StartInput } from '../runs/start.ts';
 import type { RunRow } from '../runs/types.ts';
 import { StoreBusy } from '../store/types.ts';

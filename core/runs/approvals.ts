@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../errors.ts';
 import { signDecision } from './approval-signature.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvent } from './repo.ts';
+import { addEvent } from './repo/events.ts';
 import { mayRun, newClaimToken } from './start.ts';
 import type { Queryable } from '../store/types.ts';
 

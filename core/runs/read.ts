@@ -3,7 +3,8 @@ import { APP_EVENT, runApps, type RunApp } from '../apps/service.ts';
 import { notFound } from '../errors.ts';
 import type { Queryable } from '../store/types.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvent, getRun } from './repo.ts';
+import { addEvent } from './repo/events.ts';
+import { getRun } from './repo/runs.ts';
 import { ABANDON_AFTER_MS, type EventRow, type RunRow, type StepRow } from './types.ts';
 
 export const parse = (s: string | null): unknown => {

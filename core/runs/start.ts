@@ -9,7 +9,8 @@ import { appendMessage, createConversation, history, ownedConversation, type Con
 import { buildMessages } from './messages.ts';
 import { ledgerModelStep, type LedgeredCall } from './steps.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvents, insertRun, type NewEvent } from './repo.ts';
+import { addEvents, type NewEvent } from './repo/events.ts';
+import { insertRun } from './repo/runs.ts';
 import type { RunRow } from './types.ts';
 
 export interface StartInput {

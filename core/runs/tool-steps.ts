@@ -3,7 +3,9 @@ import type { AgentVersion } from '../agents/types.ts';
 import { newId } from '../ids.ts';
 import { verifyDecision } from './approval-signature.ts';
 import type { AssistantOutput } from './messages.ts';
-import { addEvent, finishRun, insertStep, updateStep } from './repo.ts';
+import { addEvent } from './repo/events.ts';
+import { finishRun } from './repo/runs.ts';
+import { insertStep, updateStep } from './repo/steps.ts';
 import { iso, type RunCtx } from './steps.ts';
 import { RunFailure, type StepRow } from './types.ts';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { JobHandler } from '../queue/worker.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
 import { EXECUTION_LIMIT_MS } from '../runs/types.ts';
 import type { Db } from '../store/types.ts';
 

@@ -4,7 +4,7 @@ import type { Logger } from '../log.ts';
 import type { Clock } from '../clock.ts';
 import { enqueue, type Job } from '../queue/jobs.ts';
 import type { JobContext, JobOutcome } from '../queue/worker.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
 import type { RunRow } from '../runs/types.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';

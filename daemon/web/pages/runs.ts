@@ -3,7 +3,7 @@
 import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
-import { getRun } from '../../../core/runs/repo.ts';
+import { getRun } from '../../../core/runs/repo/runs.ts';
 import { listRunsPage, loadRun } from '../../../core/runs/read.ts';
 import { runsOf } from '../../../core/runs/runtime.ts';
 import { queueOf } from '../../../core/queue/runtime.ts';

@@ -1,0 +1,42 @@
+import type { Queryable, SqlValue } from '../../store/types.ts';
+import { Fenced, type RunRow, type RunStatus } from '../types.ts';
+
+/**
+ * The run tables' SQL. Every write an executor makes is fenced on (run id, claim token, status
+ * running): once a run is timed out, abandoned or reclaimed, the old executor's writes match
+ * nothing and it stops (`Fenced`).
+ */
+
+export const OWNED = 'id = ? AND claim_token = ? AND status = ?';
+
+export async function getRun(q: Queryable, id: string): Promise<RunRow | undefined> {
+  return q.one<RunRow>('SELECT * FROM runs WHERE id = ?', [id]);
+}
+
+export async function insertRun(q: Queryable, r: Omit<RunRow, 'output_text' | 'error_message' | 'error_code' | 'approval_id' | 'finished_at'>): Promise<void> {
+  await q.run(
+    `INSERT INTO runs (id, agent_id, agent_version, workspace_id, user_id, conversation_id, status, input_text, durable, claim_token, created_at, started_at, running_since)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [r.id, r.agent_id, r.agent_version, r.workspace_id, r.user_id, r.conversation_id, r.status, r.input_text, r.durable, r.claim_token, r.created_at, r.started_at, r.running_since],
+  );
+}
+
+/** Ends (or parks) a run the executor owns. Throws Fenced when it no longer owns it. */
+export async function finishRun(
+  q: Queryable,
+  id: string,
+  token: string,
+  to: Exclude<RunStatus, 'queued' | 'running'>,
+  fields: { output_text?: string | null; error_message?: string | null; error_code?: string | null; approval_id?: string | null; finished_at?: string | null },
+): Promise<void> {
+  const sets = ['status = ?'];
+  const params: SqlValue[] = [to];
+  for (const [k, v] of Object.entries(fields)) sets.push(`${k} = ?`), params.push(v ?? null);
+  const r = await q.run(`UPDATE runs SET ${sets.join(', ')} WHERE ${OWNED}`, [...params, id, token, 'running']);
+  if (r.changes !== 1) throw new Fenced(id);
+}
+
+/** Is the run still ours? (before a side effect) */
+export async function stillOwned(q: Queryable, id: string, token: string): Promise<boolean> {
+  return !!(await q.one(`SELECT 1 AS x FROM runs WHERE ${OWNED}`, [id, token, 'running']));
+}

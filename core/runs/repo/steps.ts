@@ -1,0 +1,50 @@
+import type { Queryable, SqlValue } from '../../store/types.ts';
+import { Fenced, type StepRow } from '../types.ts';
+import { OWNED } from './runs.ts';
+
+// The run_steps ledger; writes are fenced on the run's claim (see runs.ts).
+
+export async function steps(q: Queryable, runId: string): Promise<StepRow[]> {
+  return q.all<StepRow>('SELECT * FROM run_steps WHERE run_id = ? ORDER BY seq', [runId]);
+}
+
+/** Inserts a step only while the run is owned (one statement: fenced and atomic). A model step's
+ * input and output must be `JSON.stringify` text: the run read splices them as stored (read-json.ts). */
+export async function insertStep(q: Queryable, token: string, s: Pick<StepRow, 'run_id' | 'seq' | 'kind' | 'status' | 'name' | 'call_id' | 'input' | 'provider' | 'model' | 'started_at'>): Promise<void> {
+  const r = await q.run(
+    `INSERT INTO run_steps (run_id, seq, kind, status, name, call_id, input, provider, model, started_at)
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM runs WHERE ${OWNED})`,
+    [s.run_id, s.seq, s.kind, s.status, s.name, s.call_id, s.input, s.provider, s.model, s.started_at, s.run_id, token, 'running'],
+  );
+  if (r.changes !== 1) throw new Fenced(s.run_id);
+}
+
+export async function updateStep(
+  q: Queryable,
+  token: string,
+  runId: string,
+  seq: number,
+  from: StepRow['status'],
+  f: Partial<Pick<StepRow, 'status' | 'output' | 'error' | 'input_tokens' | 'cached_tokens' | 'output_tokens' | 'reasoning_tokens' | 'total_tokens' | 'finished_at'>>,
+): Promise<void> {
+  const sets: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [k, v] of Object.entries(f)) sets.push(`${k} = ?`), params.push(v ?? null);
+  const r = await q.run(
+    `UPDATE run_steps SET ${sets.join(', ')} WHERE run_id = ? AND seq = ? AND status = ?
+       AND EXISTS (SELECT 1 FROM runs WHERE ${OWNED})`,
+    [...params, runId, seq, from, runId, token, 'running'],
+  );
+  if (r.changes !== 1) throw new Fenced(runId);
+}
+
+/** Removes the ledger row of a model call that provably did no work (the provider refused it
+ * before serving anything), so a retry sends it again; fenced like every executor write. */
+export async function dropUnservedStep(q: Queryable, token: string, runId: string, seq: number): Promise<void> {
+  const r = await q.run(
+    `DELETE FROM run_steps WHERE run_id = ? AND seq = ? AND status = 'started' AND kind = 'model'
+       AND EXISTS (SELECT 1 FROM runs WHERE ${OWNED})`,
+    [runId, seq, runId, token, 'running'],
+  );
+  if (r.changes !== 1) throw new Fenced(runId);
+}
