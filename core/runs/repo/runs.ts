@@ -1,4 +1,4 @@
-import type { Queryable, SqlValue } from '../../store/types.ts';
+import type { Queryable, RunResult, SqlValue } from '../../store/types.ts';
 import { Fenced, type RunRow, type RunStatus } from '../types.ts';
 
 /**
@@ -39,4 +39,30 @@ export async function finishRun(
 /** Is the run still ours? (before a side effect) */
 export async function stillOwned(q: Queryable, id: string, token: string): Promise<boolean> {
   return !!(await q.one(`SELECT 1 AS x FROM runs WHERE ${OWNED}`, [id, token, 'running']));
+}
+
+/** The caller's run (its agent and user must match), for an approval decision. */
+export async function callerRunDurable(q: Queryable, runId: string, agentId: string, userId: string): Promise<{ id: string; durable: number } | undefined> {
+  return q.one<{ id: string; durable: number }>('SELECT id, durable FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [runId, agentId, userId]);
+}
+
+// The three ways out of waiting_input; no change when the run no longer waits for this approval.
+
+export async function requeueApproved(q: Queryable, runId: string, approvalId: string): Promise<RunResult> {
+  return q.run(`UPDATE runs SET status = 'queued', claim_token = NULL, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`, [runId, approvalId]);
+}
+
+export async function resumeApproved(q: Queryable, runId: string, approvalId: string, token: string, nowIso: string): Promise<RunResult> {
+  return q.run(
+    `UPDATE runs SET status = 'running', claim_token = ?, running_since = ?, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
+    [token, nowIso, runId, approvalId],
+  );
+}
+
+export async function cancelRejected(q: Queryable, runId: string, approvalId: string, nowIso: string): Promise<RunResult> {
+  return q.run(
+    `UPDATE runs SET status = 'cancelled', approval_id = NULL, finished_at = ?, error_code = 'approval_rejected', error_message = 'A tool call was rejected by the user.'
+        WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
+    [nowIso, runId, approvalId],
+  );
 }

@@ -48,3 +48,13 @@ export async function dropUnservedStep(q: Queryable, token: string, runId: strin
   );
   if (r.changes !== 1) throw new Fenced(runId);
 }
+
+/** Closes the tool step whose approval was rejected (not fenced: the run waits, unowned). */
+export async function rejectWaitingStep(q: Queryable, runId: string, seq: number, output: string, nowIso: string): Promise<void> {
+  await q.run(`UPDATE run_steps SET status = 'rejected', output = ?, finished_at = ? WHERE run_id = ? AND seq = ? AND status = 'waiting_approval'`, [
+    output,
+    nowIso,
+    runId,
+    seq,
+  ]);
+}
