@@ -1,7 +1,7 @@
 import { executeRun } from '../runs/executor.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { addEvent } from '../runs/repo/events.ts';
-import type { Job } from './jobs.ts';
+import type { Job } from './repo.ts';
 import type { JobContext, JobOutcome } from './worker.ts';
 
 /**

@@ -8,7 +8,7 @@ import { insertNewRun, type StartInput } from '../runs/start.ts';
 import type { RunRow } from '../runs/types.ts';
 import { StoreBusy } from '../store/types.ts';
 import { AppError } from '../errors.ts';
-import { enqueue } from './jobs.ts';
+import { enqueue } from './repo.ts';
 import type { RunStartLimiter } from '../runs/ratelimit.ts';
 import type { QueueMetrics } from './metrics.ts';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log.ts';
 import type { Clock } from '../clock.ts';
-import { enqueue, type Job } from '../queue/jobs.ts';
+import { enqueue, type Job } from '../queue/repo.ts';
 import type { JobContext, JobOutcome } from '../queue/worker.ts';
 import { addEvent } from '../runs/repo/events.ts';
 import type { RunRow } from '../runs/types.ts';
