@@ -66,3 +66,13 @@ export async function cancelRejected(q: Queryable, runId: string, approvalId: st
     [nowIso, runId, approvalId],
   );
 }
+
+/** Maintenance: runs still running past `edgeIso` whose executor is gone → timed_out. */
+export async function timeOutOverdue(q: Queryable, nowIso: string, edgeIso: string): Promise<{ id: string }[]> {
+  return q.all<{ id: string }>(
+    `UPDATE runs SET status = 'timed_out', error_code = 'execution_time_limit', finished_at = ?,
+         error_message = 'The run exceeded its 15-minute execution limit and the process running it did not close it; the scheduler did.'
+       WHERE status = 'running' AND COALESCE(running_since, started_at, created_at) < ? RETURNING id`,
+    [nowIso, edgeIso],
+  );
+}
