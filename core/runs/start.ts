@@ -10,7 +10,7 @@ import { buildMessages } from './messages.ts';
 import { ledgerModelStep, type LedgeredCall } from './steps.ts';
 import type { RunDeps } from './deps.ts';
 import { addEvents, type NewEvent } from './repo/events.ts';
-import { insertRun } from './repo/runs.ts';
+import { insertRun, setWorker } from './repo/runs.ts';
 import type { RunRow } from './types.ts';
 
 export interface StartInput {
@@ -92,7 +92,7 @@ export async function insertNewRun(
       finished_at: null,
     };
     await insertRun(q, run);
-    if (mode.workerId) await q.run('UPDATE runs SET worker_id = ? WHERE id = ?', [mode.workerId, run.id]);
+    if (mode.workerId) await setWorker(q, run.id, mode.workerId);
     if (conversationId) await appendMessage(q, conversationId, { role: 'user', content: input.inputText, runId: run.id, nowIso: now });
     const more = await extra?.(q, run);
     await addEvents(q, run.id, [['run.created', { agentVersion: version.version, durable: mode.durable }], [running ? 'run.started' : 'run.queued', {}], ...(more ?? [])], now, { fresh: true });

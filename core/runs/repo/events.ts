@@ -53,3 +53,7 @@ export async function addEvents(q: Queryable, runId: string, list: readonly NewE
 export async function events(q: Queryable, runId: string): Promise<EventRow[]> {
   return q.all<EventRow>('SELECT * FROM run_events WHERE run_id = ? ORDER BY seq', [runId]);
 }
+
+export async function eventsForRead(q: Queryable, runId: string): Promise<Omit<EventRow, 'run_id'>[]> {
+  return q.all<Omit<EventRow, 'run_id'>>('SELECT seq, kind, data, created_at FROM run_events WHERE run_id = ? ORDER BY seq', [runId]);
+}

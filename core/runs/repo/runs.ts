@@ -76,3 +76,83 @@ export async function timeOutOverdue(q: Queryable, nowIso: string, edgeIso: stri
     [nowIso, edgeIso],
   );
 }
+
+/** A queue job claims its run under the job's token; the clock starts at the first claim. */
+export async function claimForJob(q: Queryable, runId: string, token: string, nowIso: string): Promise<RunResult> {
+  return q.run(
+    `UPDATE runs SET status = 'running', claim_token = ?,
+         running_since = CASE WHEN status = 'queued' THEN ? ELSE running_since END,
+         started_at = COALESCE(started_at, ?)
+       WHERE id = ? AND status IN ('queued', 'running')`,
+    [token, nowIso, nowIso, runId],
+  );
+}
+
+/** Back to the queue, unowned (fenced on the executor's token). */
+export async function handBack(q: Queryable, runId: string, token: string): Promise<RunResult> {
+  return q.run(`UPDATE runs SET status = 'queued', claim_token = NULL WHERE id = ? AND claim_token = ? AND status = 'running'`, [runId, token]);
+}
+
+export async function setWorker(q: Queryable, runId: string, workerId: string): Promise<void> {
+  await q.run('UPDATE runs SET worker_id = ? WHERE id = ?', [workerId, runId]);
+}
+
+/** One run, or the caller's runs of one agent. */
+export type RunsWhere = { runId: string } | { agentId: string; userId: string };
+const whereOf = (w: RunsWhere): [string, string[]] => ('runId' in w ? ['id = ?', [w.runId]] : ['agent_id = ? AND user_id = ?', [w.agentId, w.userId]]);
+
+/** Is any of them still running since before `edgeIso`? (a read, before taking the write lock) */
+export async function anyRunningSince(q: Queryable, w: RunsWhere, edgeIso: string): Promise<boolean> {
+  const [cond, params] = whereOf(w);
+  return !!(await q.one(`SELECT 1 AS x FROM runs WHERE ${cond} AND status = 'running' AND running_since < ? LIMIT 1`, [...params, edgeIso]));
+}
+
+/** Closes those still running since before `edgeIso` as abandoned; returns their ids. */
+export async function closeAbandoned(q: Queryable, w: RunsWhere, nowIso: string, edgeIso: string): Promise<{ id: string }[]> {
+  const [cond, params] = whereOf(w);
+  return q.all<{ id: string }>(
+    `UPDATE runs SET status = 'timed_out', error_code = 'run_abandoned', finished_at = ?,
+       error_message = 'The run was still running more than 20 minutes after it started: the process running it ended. It was closed by a status read.'
+     WHERE ${cond} AND status = 'running' AND running_since < ? RETURNING id`,
+    [nowIso, ...params, edgeIso],
+  );
+}
+
+/** The run when it is this user's run of this agent. */
+export async function callerRun(q: Queryable, runId: string, agentId: string, userId: string): Promise<RunRow | undefined> {
+  return q.one<RunRow>('SELECT * FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [runId, agentId, userId]);
+}
+
+/** The user's 25 newest runs of the agent. */
+export async function recentRuns(q: Queryable, agentId: string, userId: string): Promise<RunRow[]> {
+  return q.all<RunRow>('SELECT * FROM runs WHERE agent_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 25', [agentId, userId]);
+}
+
+/** A row of the workbench's run list: the run and its agent's name. */
+export type RunListRow = RunRow & { agent_name: string };
+
+/** The user's runs in a workspace, newest first, after the cursor (created_at, id) when given. */
+export async function runsPage(
+  q: Queryable,
+  f: { userId: string; workspaceId: string; limit: number; agentId?: string | undefined; cursor?: { createdAt: string; id: string } | undefined },
+): Promise<RunListRow[]> {
+  const where = ['r.workspace_id = ?', 'r.user_id = ?'];
+  const params: (string | number)[] = [f.workspaceId, f.userId];
+  if (f.agentId) where.push('r.agent_id = ?'), params.push(f.agentId);
+  if (f.cursor) where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))'), params.push(f.cursor.createdAt, f.cursor.createdAt, f.cursor.id);
+  return q.all<RunListRow>(
+    `SELECT r.*, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
+      WHERE ${where.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
+    [...params, f.limit],
+  );
+}
+
+/** Whose run it is (a share link reads it as its owner). */
+export async function runOwner(q: Queryable, runId: string): Promise<{ agent_id: string; user_id: string; workspace_id: string } | undefined> {
+  return q.one<{ agent_id: string; user_id: string; workspace_id: string }>('SELECT agent_id, user_id, workspace_id FROM runs WHERE id = ?', [runId]);
+}
+
+/** The run with its agent's name (null once the agent row is gone), for the run page. */
+export async function runWithAgentName(q: Queryable, runId: string): Promise<(RunRow & { agent_name: string | null }) | undefined> {
+  return q.one<RunRow & { agent_name: string | null }>('SELECT r.*, a.name AS agent_name FROM runs r LEFT JOIN agents a ON a.id = r.agent_id WHERE r.id = ?', [runId]);
+}

@@ -58,3 +58,31 @@ export async function rejectWaitingStep(q: Queryable, runId: string, seq: number
     seq,
   ]);
 }
+
+/** The columns a run read shows (not run_id: the caller named the run). */
+const READ_COLUMNS = 'seq, kind, status, name, call_id, input, output, error, provider, model, input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, started_at, finished_at';
+
+export async function stepsForRead(q: Queryable, runId: string): Promise<Omit<StepRow, 'run_id'>[]> {
+  return q.all<Omit<StepRow, 'run_id'>>(`SELECT ${READ_COLUMNS} FROM run_steps WHERE run_id = ? ORDER BY seq`, [runId]);
+}
+
+export interface ModelUsageRow {
+  run_id: string;
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  total_tokens: number;
+  model_calls: number;
+}
+
+/** Token sums and model-call count per run (only runs that made a model call). A second query
+ * rather than GROUP BY r.*: PostgreSQL would need every runs column listed in the GROUP BY. */
+export async function modelUsageByRun(q: Queryable, runIds: readonly string[]): Promise<ModelUsageRow[]> {
+  return q.all<ModelUsageRow>(
+    `SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(cached_tokens) AS cached_tokens, SUM(output_tokens) AS output_tokens,
+            SUM(reasoning_tokens) AS reasoning_tokens, SUM(total_tokens) AS total_tokens, COUNT(*) AS model_calls
+       FROM run_steps WHERE kind = 'model' AND run_id IN (${runIds.map(() => '?').join(', ')}) GROUP BY run_id`,
+    runIds,
+  );
+}
