@@ -2,7 +2,7 @@ import type { Queryable, RunResult, SqlValue } from '../../store/types.ts';
 import { Fenced, type RunRow, type RunStatus } from '../types.ts';
 
 /**
- * The run tables' SQL. Every write an executor makes is fenced on (run id, claim token, status
+ * The runs table's SQL. Every write an executor makes is fenced on (run id, claim token, status
  * running): once a run is timed out, abandoned or reclaimed, the old executor's writes match
  * nothing and it stops (`Fenced`).
  */
