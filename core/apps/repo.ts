@@ -2,7 +2,7 @@ import { prepared, type Queryable, type SqlValue } from '../store/types.ts';
 
 /**
  * The only SQL on the app tables (apps, app_versions, app_files). Writes made for a run are fenced
- * on its claim token like every executor write (core/runs/repo.ts): an executor that lost the run
+ * on its claim token like every executor write (core/runs/repo/runs.ts): an executor that lost the run
  * stores nothing.
  */
 

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Config, Secrets } from '../config/index.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
 import { Fenced } from '../runs/types.ts';
 import type { Queryable } from '../store/types.ts';
 import type { ToolRunContext } from '../tools/types.ts';

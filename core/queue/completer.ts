@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/types.ts';
-import { completeMany, type Job } from './jobs.ts';
+import { completeMany, type Job } from './repo.ts';
 
 /**
  * Coalesces job completions: jobs finishing in the same turn of the event loop are marked done in

@@ -1,7 +1,8 @@
 import { executeRun } from '../runs/executor.ts';
 import type { RunDeps } from '../runs/deps.ts';
-import { addEvent } from '../runs/repo.ts';
-import type { Job } from './jobs.ts';
+import { addEvent } from '../runs/repo/events.ts';
+import { claimForJob } from '../runs/repo/runs.ts';
+import type { Job } from './repo.ts';
 import type { JobContext, JobOutcome } from './worker.ts';
 
 /**
@@ -17,13 +18,7 @@ export function runJobHandler(deps: RunDeps) {
     const now = new Date(deps.clock.now()).toISOString();
     // Queue wait does not count toward the 15-minute limit: the clock starts at the first claim
     // (or again after a hand-back); a reclaim after a crash keeps the original start.
-    const took = await deps.db.run(
-      `UPDATE runs SET status = 'running', claim_token = ?,
-         running_since = CASE WHEN status = 'queued' THEN ? ELSE running_since END,
-         started_at = COALESCE(started_at, ?)
-       WHERE id = ? AND status IN ('queued', 'running')`,
-      [token, now, now, runId],
-    );
+    const took = await claimForJob(deps.db, runId, token, now);
     if (took.changes !== 1) return { done: true }; // finished, cancelled or waiting: nothing to do
     await addEvent(deps.db, runId, job.reclaimed ? 'run.reclaimed' : 'run.claimed', { attempt: job.attempts }, now);
     let out;

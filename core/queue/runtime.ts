@@ -1,6 +1,6 @@
 import type { Core } from '../index.ts';
 import { runsOf } from '../runs/runtime.ts';
-import { enqueue, queueDepth } from './jobs.ts';
+import { enqueue, queueDepth } from './repo.ts';
 import { queueMetrics, type QueueMetrics } from './metrics.ts';
 import { runJobHandler } from './run-job.ts';
 import { queuedStarter } from './start.ts';

@@ -3,12 +3,12 @@ import { newId } from '../ids.ts';
 import { SlidingWindow } from '../quota/window.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { executeRun } from '../runs/executor.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
 import { insertNewRun, type StartInput } from '../runs/start.ts';
 import type { RunRow } from '../runs/types.ts';
 import { StoreBusy } from '../store/types.ts';
 import { AppError } from '../errors.ts';
-import { enqueue } from './jobs.ts';
+import { enqueue } from './repo.ts';
 import type { RunStartLimiter } from '../runs/ratelimit.ts';
 import type { QueueMetrics } from './metrics.ts';
 

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import type { Db } from '../store/types.ts';
-import { claim, failJob, release, renew, type Job } from './jobs.ts';
+import { claim, failJob, release, renew, type Job } from './repo.ts';
 import { Completer } from './completer.ts';
 import type { QueueMetrics } from './metrics.ts';
 import type { WakeSource } from './wake.ts';

@@ -1,7 +1,10 @@
 import { AppError, notFound } from '../errors.ts';
 import { signDecision } from './approval-signature.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvent } from './repo.ts';
+import { approvalOfRun, decidePending } from './repo/approvals.ts';
+import { addEvent } from './repo/events.ts';
+import { callerRunDurable, cancelRejected, requeueApproved, resumeApproved } from './repo/runs.ts';
+import { rejectWaitingStep } from './repo/steps.ts';
 import { mayRun, newClaimToken } from './start.ts';
 import type { Queryable } from '../store/types.ts';
 
@@ -27,9 +30,9 @@ export type Requeue = (q: Queryable, runId: string, approvalId: string) => Promi
  * Approve puts the run back to running with a new claim token; reject cancels it.
  */
 export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'approvalKey'>, d: DecisionInput, requeue?: Requeue): Promise<DecisionOutcome> {
-  const run = await deps.db.one<{ id: string; durable: number }>('SELECT id, durable FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [d.runId, d.agentId, d.userId]);
+  const run = await callerRunDurable(deps.db, d.runId, d.agentId, d.userId);
   if (!run) throw notFound('Run'); // another user's run is invisible
-  const approval = await deps.db.one<{ id: string; step_seq: number; status: string }>('SELECT id, step_seq, status FROM approvals WHERE id = ? AND run_id = ?', [d.approvalId, d.runId]);
+  const approval = await approvalOfRun(deps.db, d.approvalId, d.runId);
   if (!approval) throw notFound('Approval');
   const decision = d.decision === 'approve' ? 'approved' : 'rejected';
   const now = new Date(deps.clock.now()).toISOString();
@@ -38,14 +41,11 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
     // The caller as they are now, not as they were at the start: still a member (or above) of the
     // agent's workspace, the agent still shared with them — in the transaction that decides.
     await mayRun(q, d.agentId, d.userId);
-    const flipped = await q.run(
-      `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, signature = ? WHERE id = ? AND status = 'pending'`,
-      [decision, d.userId, now, signature, approval.id],
-    );
+    const flipped = await decidePending(q, approval.id, { decision, decidedBy: d.userId, decidedAt: now, signature });
     if (flipped.changes !== 1) throw new AppError(409, 'approval_decided', 'This approval was already decided; a decision is single-use.');
     await addEvent(q, d.runId, `approval.${decision}`, { approvalId: approval.id }, now);
     if (decision === 'approved' && requeue && Number(run.durable) === 1) {
-      const r = await q.run(`UPDATE runs SET status = 'queued', claim_token = NULL, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`, [d.runId, approval.id]);
+      const r = await requeueApproved(q, d.runId, approval.id);
       if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
       await requeue(q, d.runId, approval.id);
       await addEvent(q, d.runId, 'run.queued', { approvalId: approval.id }, now);
@@ -53,25 +53,13 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
     }
     if (decision === 'approved') {
       const token = newClaimToken();
-      const r = await q.run(
-        `UPDATE runs SET status = 'running', claim_token = ?, running_since = ?, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
-        [token, now, d.runId, approval.id],
-      );
+      const r = await resumeApproved(q, d.runId, approval.id, token, now);
       if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
       await addEvent(q, d.runId, 'run.resumed', { approvalId: approval.id }, now);
       return { resumed: true as const, token };
     }
-    await q.run(`UPDATE run_steps SET status = 'rejected', output = ?, finished_at = ? WHERE run_id = ? AND seq = ? AND status = 'waiting_approval'`, [
-      'error: the user rejected this tool call',
-      now,
-      d.runId,
-      approval.step_seq,
-    ]);
-    const r = await q.run(
-      `UPDATE runs SET status = 'cancelled', approval_id = NULL, finished_at = ?, error_code = 'approval_rejected', error_message = 'A tool call was rejected by the user.'
-        WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
-      [now, d.runId, approval.id],
-    );
+    await rejectWaitingStep(q, d.runId, approval.step_seq, 'error: the user rejected this tool call', now);
+    const r = await cancelRejected(q, d.runId, approval.id, now);
     if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
     await addEvent(q, d.runId, 'run.cancelled', { reason: 'approval_rejected' }, now);
     return { resumed: false as const };

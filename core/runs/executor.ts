@@ -4,7 +4,9 @@ import type { Resolved } from '../gateway/catalogue.ts';
 import { history, type ConversationMessage } from './conversations.ts';
 import type { RunDeps } from './deps.ts';
 import { buildMessages, chatTools, type AssistantOutput } from './messages.ts';
-import { addEvent, addEvents, getRun, steps as loadSteps } from './repo.ts';
+import { addEvent, addEvents } from './repo/events.ts';
+import { getRun, handBack } from './repo/runs.ts';
+import { steps as loadSteps } from './repo/steps.ts';
 import { callModel, iso, ledgerModelStep, writeEnd, type EndFields, type EndStatus, type LedgeredCall, type RunCtx } from './steps.ts';
 import { ProviderRetry } from './provider-retry.ts';
 import { completeInterrupted, pendingCalls, runTools } from './tool-steps.ts';
@@ -129,7 +131,7 @@ class HandBack extends Error {}
 /** Back to the queue, unowned, between steps: the next claim resumes from the ledger. */
 async function requeue(deps: RunDeps, runId: string, token: string): Promise<void> {
   const now = iso(deps.clock.now());
-  const r = await deps.db.run(`UPDATE runs SET status = 'queued', claim_token = NULL WHERE id = ? AND claim_token = ? AND status = 'running'`, [runId, token]);
+  const r = await handBack(deps.db, runId, token);
   if (r.changes !== 1) throw new Fenced(runId);
   await addEvent(deps.db, runId, 'run.handed_back', { reason: 'worker stopping' }, now);
 }

@@ -1,6 +1,7 @@
 import { UpstreamError } from '../providers/types.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvent, countEvents, dropUnservedStep } from './repo.ts';
+import { addEvent, countEvents } from './repo/events.ts';
+import { dropUnservedStep } from './repo/steps.ts';
 
 /**
  * Queued runs and a provider that is down (issue 12): a model call that failed *unambiguously* —

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Db, Queryable } from '../store/types.ts';
+import { dropHitsUpTo, hitWindow, insertHit, lockKey } from './repo/ratelimit.ts';
 
 export interface RateDecision {
   headers: Record<string, string>;
@@ -51,13 +52,12 @@ export class RunStartLimiter {
     const key = this.keyOf(userId);
     const now = this.#clock.now();
     const edge = new Date(now - WINDOW_MS).toISOString();
-    if (q.dialect === 'postgres') await q.run('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-    await q.run('DELETE FROM rate_limit_hits WHERE key = ? AND at <= ?', [key, edge]);
-    // The count and the oldest only: fetching every hit made each start cost O(limit) rows.
-    const agg = await q.one<{ n: number | string; oldest: string | null }>('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM rate_limit_hits WHERE key = ?', [key]);
+    await lockKey(q, key);
+    await dropHitsUpTo(q, key, edge);
+    const agg = await hitWindow(q, key);
     const count = Number(agg?.n ?? 0);
     const ok = count < this.#limit;
-    if (ok) await q.run('INSERT INTO rate_limit_hits (key, at) VALUES (?, ?)', [key, new Date(now).toISOString()]);
+    if (ok) await insertHit(q, key, new Date(now).toISOString());
     const used = count + (ok ? 1 : 0);
     // Seconds until the oldest counted start leaves the window (a slot frees).
     const oldest = agg?.oldest ? Date.parse(agg.oldest) : now;

@@ -3,7 +3,9 @@ import { APP_EVENT, runApps, type RunApp } from '../apps/service.ts';
 import { notFound } from '../errors.ts';
 import type { Queryable } from '../store/types.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvent, getRun } from './repo.ts';
+import { addEvent, eventsForRead } from './repo/events.ts';
+import { anyRunningSince, callerRun, closeAbandoned, getRun, recentRuns, runsPage, type RunListRow } from './repo/runs.ts';
+import { modelUsageByRun, stepsForRead } from './repo/steps.ts';
 import { ABANDON_AFTER_MS, type EventRow, type RunRow, type StepRow } from './types.ts';
 
 export const parse = (s: string | null): unknown => {
@@ -25,16 +27,10 @@ export async function closeIfAbandoned(deps: Pick<RunDeps, 'db' | 'clock'>, wher
   const now = deps.clock.now();
   const edge = new Date(now - ABANDON_AFTER_MS).toISOString();
   const nowIso = new Date(now).toISOString();
-  const cond = where.runId ? 'id = ?' : 'agent_id = ? AND user_id = ?';
-  const params = where.runId ? [where.runId] : [where.agentId!, where.userId!];
+  const w = where.runId ? { runId: where.runId } : { agentId: where.agentId!, userId: where.userId! };
   // A read first: the write (and on SQLite the write lock) only when something is to be closed.
-  if (!(await deps.db.one(`SELECT 1 AS x FROM runs WHERE ${cond} AND status = 'running' AND running_since < ? LIMIT 1`, [...params, edge]))) return;
-  const closed = await deps.db.all<{ id: string }>(
-    `UPDATE runs SET status = 'timed_out', error_code = 'run_abandoned', finished_at = ?,
-       error_message = 'The run was still running more than 20 minutes after it started: the process running it ended. It was closed by a status read.'
-     WHERE ${cond} AND status = 'running' AND running_since < ? RETURNING id`,
-    [nowIso, ...params, edge],
-  );
+  if (!(await anyRunningSince(deps.db, w, edge))) return;
+  const closed = await closeAbandoned(deps.db, w, nowIso, edge);
   for (const r of closed) await addEvent(deps.db, r.id, 'run.timed_out', { errorCode: 'run_abandoned' }, nowIso);
 }
 
@@ -60,11 +56,10 @@ export function runView(r: RunRow) {
 /** The columns a read shows (not run_id: the caller named the run). */
 export type ReadStep = Omit<StepRow, 'run_id'>;
 export type ReadEvent = Omit<EventRow, 'run_id'>;
-const STEP_COLUMNS = 'seq, kind, status, name, call_id, input, output, error, provider, model, input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, started_at, finished_at';
 
 /** The caller's run row with its steps and events (closing it first if abandoned); 404 otherwise. */
 export async function loadRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, runId: string, userId: string): Promise<{ run: RunRow; steps: ReadStep[]; events: ReadEvent[] }> {
-  let run = await deps.db.one<RunRow>('SELECT * FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [runId, agentId, userId]);
+  let run = await callerRun(deps.db, runId, agentId, userId);
   if (!run) throw notFound('Run');
   // The abandonment rule costs a write, so it is tried only when the row says it could apply;
   // the UPDATE itself stays conditional (a finishing executor may win meanwhile).
@@ -72,10 +67,7 @@ export async function loadRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: stri
     await closeIfAbandoned(deps, { runId });
     run = (await getRun(deps.db, runId))!;
   }
-  const [steps, events] = await Promise.all([
-    deps.db.all<ReadStep>(`SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = ? ORDER BY seq`, [runId]),
-    deps.db.all<ReadEvent>('SELECT seq, kind, data, created_at FROM run_events WHERE run_id = ? ORDER BY seq', [runId]),
-  ]);
+  const [steps, events] = await Promise.all([stepsForRead(deps.db, runId), eventsForRead(deps.db, runId)]);
   return { run, steps, events };
 }
 
@@ -134,16 +126,9 @@ export async function appsOf(deps: Pick<RunDeps, 'db'>, runId: string, events: r
 export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, userId: string) {
   if (!(await runnableVersion(deps.db, agentId, userId))) throw notFound('Agent');
   await closeIfAbandoned(deps, { agentId, userId });
-  const runs = await (deps.db as Queryable).all<RunRow>('SELECT * FROM runs WHERE agent_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 25', [agentId, userId]);
+  const runs = await recentRuns(deps.db, agentId, userId);
   if (runs.length === 0) return [];
-  // Summed in a second query over just these runs rather than GROUP BY r.*: PostgreSQL needs every
-  // selected column in a GROUP BY over a subquery, and a column added to runs later would break it.
-  const sums = await (deps.db as Queryable).all<{ run_id: string; input_tokens: number; cached_tokens: number; output_tokens: number; reasoning_tokens: number; total_tokens: number; model_calls: number }>(
-    `SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(cached_tokens) AS cached_tokens, SUM(output_tokens) AS output_tokens,
-            SUM(reasoning_tokens) AS reasoning_tokens, SUM(total_tokens) AS total_tokens, COUNT(*) AS model_calls
-       FROM run_steps WHERE kind = 'model' AND run_id IN (${runs.map(() => '?').join(', ')}) GROUP BY run_id`,
-    runs.map((r) => r.id),
-  );
+  const sums = await modelUsageByRun(deps.db, runs.map((r) => r.id));
   const byRun = new Map(sums.map((x) => [x.run_id, x]));
   return runs.map((r) => {
     const u = byRun.get(r.id);
@@ -154,9 +139,6 @@ export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: str
   });
 }
 
-/** A row of the workbench's run list: the run and its agent's name. */
-export type RunListRow = RunRow & { agent_name: string };
-
 /**
  * The caller's runs in one workspace, newest first, `limit` at a time. `before` is the cursor of the
  * previous page's last row (`<created_at>~<id>`), so a page costs one index range whatever its depth.
@@ -165,16 +147,8 @@ export async function listRunsPage(
   q: Queryable,
   f: { userId: string; workspaceId: string; limit: number; before?: string | undefined; agentId?: string | undefined },
 ): Promise<{ rows: RunListRow[]; next: string | undefined }> {
-  const where = ['r.workspace_id = ?', 'r.user_id = ?'];
-  const params: (string | number)[] = [f.workspaceId, f.userId];
-  if (f.agentId) where.push('r.agent_id = ?'), params.push(f.agentId);
   const cursor = f.before ? /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)~([a-z]+_[0-9a-z]+)$/.exec(f.before) : null;
-  if (cursor) where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))'), params.push(cursor[1]!, cursor[1]!, cursor[2]!);
-  const rows = await q.all<RunListRow>(
-    `SELECT r.*, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
-      WHERE ${where.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
-    [...params, f.limit + 1],
-  );
+  const rows = await runsPage(q, { userId: f.userId, workspaceId: f.workspaceId, agentId: f.agentId, cursor: cursor ? { createdAt: cursor[1]!, id: cursor[2]! } : undefined, limit: f.limit + 1 });
   const more = rows.length > f.limit;
   if (more) rows.pop();
   const last = rows.at(-1);

@@ -6,6 +6,7 @@ import { sandboxOf } from '../sandbox/index.ts';
 import { toolLimitsFromConfig, toolLookup } from '../tools/registry.ts';
 import type { RunDeps } from './deps.ts';
 import { runMetrics } from './metrics.ts';
+import { countPendingApprovals } from './repo/approvals.ts';
 import { RunStartLimiter } from './ratelimit.ts';
 
 export interface RunsRuntime {
@@ -21,7 +22,7 @@ export function runsOf(core: Core, opts: { watchIntervalMs?: number } = {}): Run
   if (hit) return hit;
   const rt = gatewayOf(core);
   const metrics = runMetrics(core.metrics.registry, async () =>
-    Number((await core.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM approvals WHERE status = 'pending'"))?.n ?? 0),
+    countPendingApprovals(core.db),
   );
   const deps: RunDeps = {
     db: core.db,

@@ -5,11 +5,13 @@ import { forbidden, notFound } from '../errors.ts';
 import { atLeast } from '../accounts/roles.ts';
 import { newTimeId, randomPoolBytes } from '../ids.ts';
 import type { Queryable } from '../store/types.ts';
-import { appendMessage, createConversation, history, ownedConversation, type ConversationMessage } from './conversations.ts';
+import { ownedConversation } from '../conversations/repo.ts';
+import { appendMessage, createConversation, history, type ConversationMessage } from './conversations.ts';
 import { buildMessages } from './messages.ts';
 import { ledgerModelStep, type LedgeredCall } from './steps.ts';
 import type { RunDeps } from './deps.ts';
-import { addEvents, insertRun, type NewEvent } from './repo.ts';
+import { addEvents, type NewEvent } from './repo/events.ts';
+import { insertRun, setWorker } from './repo/runs.ts';
 import type { RunRow } from './types.ts';
 
 export interface StartInput {
@@ -91,7 +93,7 @@ export async function insertNewRun(
       finished_at: null,
     };
     await insertRun(q, run);
-    if (mode.workerId) await q.run('UPDATE runs SET worker_id = ? WHERE id = ?', [mode.workerId, run.id]);
+    if (mode.workerId) await setWorker(q, run.id, mode.workerId);
     if (conversationId) await appendMessage(q, conversationId, { role: 'user', content: input.inputText, runId: run.id, nowIso: now });
     const more = await extra?.(q, run);
     await addEvents(q, run.id, [['run.created', { agentVersion: version.version, durable: mode.durable }], [running ? 'run.started' : 'run.queued', {}], ...(more ?? [])], now, { fresh: true });

@@ -8,7 +8,9 @@ import { appendMessage } from './conversations.ts';
 import { scheduleRetry } from './provider-retry.ts';
 import type { RunDeps } from './deps.ts';
 import type { AssistantOutput } from './messages.ts';
-import { addEvent, addEvents, finishRun, insertStep, updateStep, type NewEvent } from './repo.ts';
+import { addEvent, addEvents, type NewEvent } from './repo/events.ts';
+import { finishRun } from './repo/runs.ts';
+import { insertStep, updateStep } from './repo/steps.ts';
 import { RunFailure, type RunRow, type StepRow } from './types.ts';
 
 export const iso = (ms: number) => new Date(ms).toISOString();

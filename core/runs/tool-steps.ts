@@ -3,7 +3,10 @@ import type { AgentVersion } from '../agents/types.ts';
 import { newId } from '../ids.ts';
 import { verifyDecision } from './approval-signature.ts';
 import type { AssistantOutput } from './messages.ts';
-import { addEvent, finishRun, insertStep, updateStep } from './repo.ts';
+import { insertApproval, latestApproval } from './repo/approvals.ts';
+import { addEvent } from './repo/events.ts';
+import { finishRun } from './repo/runs.ts';
+import { insertStep, updateStep } from './repo/steps.ts';
 import { iso, type RunCtx } from './steps.ts';
 import { RunFailure, type StepRow } from './types.ts';
 
@@ -41,10 +44,7 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
     let stepSeq: number;
     if (step) {
       // Waiting for approval: continue only on a verified approval (the decision path sets it).
-      const a = await deps.db.one<{ id: string; status: string; decided_by: string | null; decided_at: string | null; signature: string | null }>(
-        'SELECT id, status, decided_by, decided_at, signature FROM approvals WHERE run_id = ? AND step_seq = ? ORDER BY created_at DESC LIMIT 1',
-        [run.id, step.seq],
-      );
+      const a = await latestApproval(deps.db, run.id, step.seq);
       const ok = a?.status === 'approved' && verifyDecision(deps.approvalKey, { approvalId: a.id, runId: run.id, stepSeq: step.seq, decision: 'approved', decidedBy: a.decided_by ?? '', decidedAt: a.decided_at ?? '' }, a.signature);
       if (!ok) throw new RunFailure('approval_invalid', 'The tool call was resumed without a valid approval decision.');
       await updateStep(deps.db, token, run.id, step.seq, 'waiting_approval', { status: 'started' });
@@ -56,7 +56,7 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
         const approvalId = newId('apr');
         await deps.db.tx(async (q) => {
           await insertStep(q, token, { run_id: run.id, seq: stepSeq, kind: 'tool', status: 'waiting_approval', name: call.function.name, call_id: call.id, input: call.function.arguments, provider: null, model: null, started_at: now });
-          await q.run('INSERT INTO approvals (id, run_id, step_seq, tool_name, arguments, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [approvalId, run.id, stepSeq, call.function.name, call.function.arguments, 'pending', now]);
+          await insertApproval(q, { id: approvalId, runId: run.id, stepSeq, toolName: call.function.name, arguments: call.function.arguments, createdAt: now });
           await finishRun(q, run.id, token, 'waiting_input', { approval_id: approvalId });
           await addEvent(q, run.id, 'approval.requested', { approvalId, seq: stepSeq, tool: call.function.name }, now);
           await addEvent(q, run.id, 'run.waiting_input', { approvalId }, now);

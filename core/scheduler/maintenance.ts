@@ -2,8 +2,11 @@ import { pruneExpiredSessions } from '../accounts/repo.ts';
 import type { Clock } from '../clock.ts';
 import { pruneInvitations } from '../invitations/repo.ts';
 import type { Logger } from '../log.ts';
+import { pruneFinishedJobs } from '../queue/repo.ts';
 import type { JobHandler } from '../queue/worker.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
+import { pruneRateLimitHits } from '../runs/repo/ratelimit.ts';
+import { timeOutOverdue } from '../runs/repo/runs.ts';
 import { EXECUTION_LIMIT_MS } from '../runs/types.ts';
 import type { Db } from '../store/types.ts';
 import { pruneProcesses } from './repo.ts';
@@ -43,12 +46,7 @@ export async function closeOverdueRuns(d: MaintenanceDeps): Promise<string[]> {
   const now = d.clock.now();
   const edge = iso(now - EXECUTION_LIMIT_MS - OVERDUE_GRACE_MS);
   return d.db.tx(async (q) => {
-    const closed = await q.all<{ id: string }>(
-      `UPDATE runs SET status = 'timed_out', error_code = 'execution_time_limit', finished_at = ?,
-         error_message = 'The run exceeded its 15-minute execution limit and the process running it did not close it; the scheduler did.'
-       WHERE status = 'running' AND COALESCE(running_since, started_at, created_at) < ? RETURNING id`,
-      [iso(now), edge],
-    );
+    const closed = await timeOutOverdue(q, iso(now), edge);
     for (const r of closed) await addEvent(q, r.id, 'run.timed_out', { errorCode: 'execution_time_limit', closedBy: 'scheduler' }, iso(now));
     return closed.map((r) => r.id);
   });
@@ -67,14 +65,13 @@ export async function expireInvitations(d: MaintenanceDeps): Promise<number> {
 /** Deletes what nothing reads any more. */
 export async function prune(d: MaintenanceDeps): Promise<Record<string, number>> {
   const now = d.clock.now();
-  const del = async (sql: string, edge: number) => (await d.db.run(sql, [iso(edge)])).changes;
   return {
     // The run-start limiter's sliding window is one minute; older hits never count again.
-    rateLimitHits: await del('DELETE FROM rate_limit_hits WHERE at < ?', now - RATE_LIMIT_WINDOW_MS),
+    rateLimitHits: await pruneRateLimitHits(d.db, iso(now - RATE_LIMIT_WINDOW_MS)),
     sessions: await pruneExpiredSessions(d.db, iso(now)),
     // Finished jobs keep their unique keys for a week; the scheduler never looks back further than
     // an hour, so a pruned tick can never be enqueued again.
-    jobs: await del(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND COALESCE(finished_at, created_at) < ?`, now - JOB_RETENTION_MS),
+    jobs: await pruneFinishedJobs(d.db, iso(now - JOB_RETENTION_MS)),
     processes: await pruneProcesses(d.db, iso(now - PROCESS_RETENTION_MS)),
   };
 }

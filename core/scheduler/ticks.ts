@@ -1,5 +1,5 @@
 import type { Logger } from '../log.ts';
-import { enqueue, type EnqueueInput } from '../queue/jobs.ts';
+import { enqueue, type EnqueueInput } from '../queue/repo.ts';
 import type { Db } from '../store/types.ts';
 import { scheduledWorkers } from '../workers/repo.ts';
 import { parseCron, type Cron } from './cron.ts';

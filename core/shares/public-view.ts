@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { conversationById } from '../conversations/service.ts';
 import { AppError } from '../errors.ts';
 import { readRun } from '../runs/read.ts';
+import { runOwner } from '../runs/repo/runs.ts';
 import type { Db } from '../store/types.ts';
 import { activeShareByHash } from './repo.ts';
 
@@ -41,7 +42,7 @@ export async function openShare(deps: PublicShareDeps, token: string) {
 }
 
 async function runShare(deps: PublicShareDeps, runId: string) {
-  const owner = await deps.db.one<{ agent_id: string; user_id: string; workspace_id: string }>('SELECT agent_id, user_id, workspace_id FROM runs WHERE id = ?', [runId]);
+  const owner = await runOwner(deps.db, runId);
   if (!owner) return undefined;
   // readRun's owner check is satisfied by construction (the run's own agent and user): the share
   // link is the authorisation here. It also applies the 20-minute abandonment rule, as any read does.

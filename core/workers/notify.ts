@@ -2,9 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log.ts';
 import type { Clock } from '../clock.ts';
-import { enqueue, type Job } from '../queue/jobs.ts';
+import { enqueue, type Job } from '../queue/repo.ts';
 import type { JobContext, JobOutcome } from '../queue/worker.ts';
-import { addEvent } from '../runs/repo.ts';
+import { addEvent } from '../runs/repo/events.ts';
+import { getRun } from '../runs/repo/runs.ts';
 import type { RunRow } from '../runs/types.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';
@@ -66,7 +67,7 @@ export function notifyHandler(d: NotifyDeps) {
   const iso = () => new Date(d.clock.now()).toISOString();
   return async (job: Job, ctx: JobContext): Promise<JobOutcome> => {
     const runId = (JSON.parse(job.payload) as { runId?: string }).runId ?? job.run_id;
-    const run = runId ? await d.db.one<RunRow>('SELECT * FROM runs WHERE id = ?', [runId]) : undefined;
+    const run = runId ? await getRun(d.db, runId) : undefined;
     const w = run?.worker_id ? await notifyTarget(d.db, run.worker_id) : undefined;
     if (!run || !w?.notify_url) return { done: true }; // Worker removed or URL cleared since: nothing to send
     const body = JSON.stringify({

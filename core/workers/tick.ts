@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isAppError } from '../errors.ts';
-import { enqueue, type Job } from '../queue/jobs.ts';
+import { enqueue, type Job } from '../queue/repo.ts';
 import type { JobOutcome } from '../queue/worker.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import { insertNewRun, prepareRun } from '../runs/start.ts';

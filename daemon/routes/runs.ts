@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Core } from '../../core/index.ts';
 import { decideApproval } from '../../core/runs/approvals.ts';
 import { executeRun } from '../../core/runs/executor.ts';
-import { getRun } from '../../core/runs/repo.ts';
+import { getRun } from '../../core/runs/repo/runs.ts';
 import { listRuns } from '../../core/runs/read.ts';
 import { readRunJson } from '../../core/runs/read-json.ts';
 import { runsOf } from '../../core/runs/runtime.ts';

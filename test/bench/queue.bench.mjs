@@ -91,7 +91,7 @@ export function plainjobRate(n) {
 const PRODUCERS = Number(process.env.BENCH_QUEUE_PRODUCERS ?? 16);
 export async function jobTableRate(store, n, url) {
   const { openDb, migrate } = await import('../../core/store/index.ts');
-  const { enqueue } = await import('../../core/queue/jobs.ts');
+  const { enqueue } = await import('../../core/queue/repo.ts');
   const { QueueWorker } = await import('../../core/queue/worker.ts');
   const { createLogger } = await import('../../core/log.ts');
   const home = tempDir('svc-bench-jobs-');

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { enqueue } from '../../core/queue/jobs.ts';
+import { enqueue } from '../../core/queue/repo.ts';
 import { migrate, openDb, type Db } from '../../core/store/index.ts';
 import { createScratchDatabase } from '../helpers/pgdb.ts';
 import { size, spawnProc } from './harness.ts';

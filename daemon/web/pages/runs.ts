@@ -2,7 +2,7 @@
 import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
-import { getRun } from '../../../core/runs/repo.ts';
+import { runWithAgentName } from '../../../core/runs/repo/runs.ts';
 import { listRunsPage, loadRun } from '../../../core/runs/read.ts';
 import { runsOf } from '../../../core/runs/runtime.ts';
 import { queueOf } from '../../../core/queue/runtime.ts';
@@ -19,11 +19,10 @@ export const RUNS_PER_PAGE = 50;
 
 /** Another user's run is a 404. */
 export async function runViewOf(core: Core, s: Session, runId: string): Promise<RunView> {
-  const row = await getRun(core.db, runId);
+  const row = await runWithAgentName(core.db, runId);
   if (!row || row.user_id !== s.user.id) throw notFound('Run');
   const { run, steps, events } = await loadRun({ db: core.db, clock: core.clock }, row.agent_id, row.id, s.user.id);
-  const agent = await core.db.one<{ name: string }>('SELECT name FROM agents WHERE id = ?', [row.agent_id]);
-  return { run, steps, events, agentName: agent?.name ?? row.agent_id };
+  return { run, steps, events, agentName: row.agent_name ?? row.agent_id };
 }
 
 export function runPages(web: Web): void {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { executeRun } from '../../../core/runs/executor.ts';
-import { insertStep } from '../../../core/runs/repo.ts';
+import { insertStep } from '../../../core/runs/repo/steps.ts';
 import { insertNewRun, newClaimToken, prepareRun } from '../../../core/runs/start.ts';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startTestServer, type TestServer } from '../../helpers/http-target.ts';

@@ -3,7 +3,7 @@
 // disabled or unscheduled Worker's tick is dropped.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { enqueue } from '../../../core/queue/jobs.ts';
+import { enqueue } from '../../../core/queue/repo.ts';
 import { queueOf } from '../../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';

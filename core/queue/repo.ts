@@ -168,3 +168,8 @@ export async function queueDepth(db: Queryable): Promise<{ queued: number; runni
   );
   return { queued: Number(r?.queued ?? 0), running: Number(r?.running ?? 0) };
 }
+
+/** Maintenance: finished jobs older than `beforeIso` (their unique keys go with them). */
+export async function pruneFinishedJobs(q: Queryable, beforeIso: string): Promise<number> {
+  return (await q.run(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND COALESCE(finished_at, created_at) < ?`, [beforeIso])).changes;
+}
