@@ -1,12 +1,10 @@
 import { Hono } from 'hono';
 import type { Core } from '../core/index.ts';
-import { accessLog } from './middleware/access-log.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
+import { envelope } from './middleware/envelope.ts';
 import { errorHandler, notFoundHandler, wrapNonErrors } from './middleware/errors.ts';
 import { hostGuard } from './middleware/host-guard.ts';
-import { httpMetrics } from './middleware/http-metrics.ts';
 import { refuseNul } from './middleware/nul-guard.ts';
-import { requestId } from './middleware/request-id.ts';
 import { healthRoutes } from './routes/health.ts';
 import { createReadiness, type ReadinessOptions } from './readiness.ts';
 import { activationRoutes } from './routes/activation.ts';
@@ -20,11 +18,12 @@ import { gatewayRoutes } from './routes/v1/index.ts';
 import { runRoutes } from './routes/runs.ts';
 import { workbenchRoutes } from './web/index.ts';
 import { gatewayOf, type GatewayOptions } from '../core/gateway/runtime.ts';
-import { chatFastPath, setFastPath } from './fast-chat.ts';
-import { firstOf, healthFastPath, readinessFastPath } from './fast-health.ts';
+import { chatLane } from './http/fast-chat.ts';
+import { firstOf, healthLane, readinessLane, type FastLane } from './http/fast-lane.ts';
 import type { AppEnv } from './types.ts';
 
-export type App = Hono<AppEnv>;
+/** The Hono app; createApp's also carries the node:http lane for its hottest routes (server.ts). */
+export type App = Hono<AppEnv> & { readonly fastLane?: FastLane };
 
 export interface AppOptions {
   readiness?: ReadinessOptions;
@@ -35,16 +34,14 @@ export interface AppOptions {
 }
 
 /**
- * The HTTP surface. Middleware order matters: the request id comes first so every later line and
- * error body can carry it; the access log wraps everything so it sees the final status (errors are
- * turned into responses inside `next()` by onError).
+ * The HTTP surface. Middleware order matters: the envelope (request id, access line, metric) comes
+ * first so every later line and error body carries the id, and it sees the final status (errors
+ * are turned into responses inside `next()` by onError).
  */
 export function createApp(core: Core, opts: AppOptions = {}): App {
   const app = new Hono<AppEnv>();
   const readiness = createReadiness(core, opts.readiness);
-  app.use('*', requestId());
-  app.use('*', accessLog(core.log));
-  app.use('*', httpMetrics(core.metrics));
+  app.use('*', envelope(core));
   app.use('*', wrapNonErrors());
   // Before anything reads the body: a request for a host name we do not serve goes no further.
   app.use('*', hostGuard(core));
@@ -66,6 +63,6 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
 
   app.onError(errorHandler(core.log));
   app.notFound(notFoundHandler);
-  setFastPath(app, firstOf(healthFastPath(core), readinessFastPath(core, readiness), chatFastPath(core, gatewayOf(core, opts.gateway))));
-  return app;
+  const fastLane = firstOf(healthLane(core), readinessLane(core, readiness), chatLane(core, gatewayOf(core, opts.gateway)));
+  return Object.assign(app, { fastLane });
 }

@@ -2,7 +2,7 @@ import type { Core } from '../core/index.ts';
 import { migrationStatus } from '../core/store/index.ts';
 
 // The readiness check on its own (no Hono): the /api/health/ready route and the node:http fast path
-// that answers probes before the Hono app is loaded (daemon/fast-health.ts) share it.
+// that answers probes before the Hono app is loaded (daemon/http/fast-lane.ts) share it.
 
 export interface ReadinessOptions {
   /** How long the store may take to answer a ping before the probe says not ready. */

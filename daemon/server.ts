@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Core } from '../core/index.ts';
 import type { App } from './app.ts';
-import { firstOf, healthFastPath, readinessFastPath } from './fast-health.ts';
+import { firstOf, healthLane, readinessLane } from './http/fast-lane.ts';
 import { createReadiness } from './readiness.ts';
 import { previewHostMatcher } from './preview/host.ts';
 import { previewHandler, type PreviewHandler } from './preview/serve.ts';
@@ -67,14 +67,13 @@ export async function startServer(core: Core, opts: StartOptions): Promise<Serve
   let loading: Promise<Handler> | undefined;
   const load = (): Promise<Handler> =>
     (loading ??= (async () => {
-      const [{ getRequestListener }, { fastPathOf }, built] = await Promise.all([
+      const [{ getRequestListener }, built] = await Promise.all([
         import('@hono/node-server'),
-        import('./fast-chat.ts'),
         opts.app ?? import('./app.ts').then((m) => m.createApp(core)),
       ]);
       // Tracking runs first (a fast-path answer may be written before any await); then the hot
-      // routes on plain node:http (fast-health.ts, fast-chat.ts), everything else through Hono.
-      const fast = opts.fastPath === false ? undefined : fastPathOf(built);
+      // routes on plain node:http (the app's fast lane), everything else through Hono.
+      const fast = opts.fastPath === false ? undefined : built.fastLane;
       const hono = getRequestListener(built.fetch);
       return (handler = (req, res) => {
         if (!fast?.(req, res)) void hono(req, res);
@@ -82,7 +81,7 @@ export async function startServer(core: Core, opts: StartOptions): Promise<Serve
     })());
   // A caller's app is ready now: no reason to defer, and its own fast path (or none) applies at once.
   if (opts.app) await load();
-  const early = opts.fastPath === false ? undefined : firstOf(healthFastPath(core), readinessFastPath(core, createReadiness(core)));
+  const early = opts.fastPath === false ? undefined : firstOf(healthLane(core), readinessLane(core, createReadiness(core)));
   const forPreview = previewHostMatcher(core.config);
   let preview: PreviewHandler | undefined;
 

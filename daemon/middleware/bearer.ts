@@ -24,7 +24,7 @@ export function requireBearer(core: Core, kind: CredentialKind): MiddlewareHandl
   };
 }
 
-/** The check itself, transport-free (daemon/fast-chat.ts uses it too): the principal, or a 401. */
+/** The check itself, transport-free (daemon/http/fast-chat.ts uses it too): the principal, or a 401. */
 export function bearerAuth(core: Core, kind: CredentialKind): (authorization: string | undefined) => Promise<Principal> {
   const deps = { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, cache: core.auth.credentialCache };
   return async (authorization) => {

@@ -4,18 +4,9 @@ import { AppError, isAppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log.ts';
 import { StoreBusy } from '../../core/store/types.ts';
 import { UpstreamError } from '../../core/providers/types.ts';
+import { errorBody, errorHeaders, logServerError } from '../http/envelope.ts';
 import type { AppEnv } from '../types.ts';
 import { isGatewayPath } from './body-limit.ts';
-
-/** OpenAI's error `type` for a status, so SDKs raise the matching exception class. */
-function openAiType(status: number): string {
-  if (status === 401) return 'authentication_error';
-  if (status === 403) return 'permission_error';
-  if (status === 404) return 'not_found_error';
-  if (status === 429) return 'rate_limit_error';
-  if (status >= 500) return 'server_error';
-  return 'invalid_request_error';
-}
 
 const HTTP_EXCEPTION_CODES: Record<number, string> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
@@ -46,26 +37,7 @@ export function toAppError(err: unknown): AppError {
 
 /** The body of DESIGN.md's error model: the app shape under /api, OpenAI's under /api/v1. */
 export function errorResponse(c: Context<AppEnv>, e: AppError): Response {
-  const res = c.json(errorPayload(isGatewayPath(c.req.path), e, c.get('requestId')), e.status as 500);
-  for (const [k, v] of Object.entries(e.headers ?? {})) res.headers.set(k, v);
-  return res;
-}
-
-/** The error body: OpenAI's shape on the gateway, the app shape elsewhere (also used by daemon/fast-chat.ts). */
-export function errorPayload(gateway: boolean, e: AppError, requestId: string | undefined): unknown {
-  return gateway
-    ? { error: { message: e.message, type: e.type ?? openAiType(e.status), param: e.field ?? null, code: e.code } }
-    : { error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...(e.uniformBody ? {} : { requestId }) } };
-}
-
-/** A 5xx goes to the log with its cause (and stack); the client gets only the code and request id. */
-export function logServerError(log: Logger, err: unknown, e: AppError, requestId: string | undefined): void {
-  if (e.status < 500) return;
-  log.error(e.kind === 'unexpected' ? 'unhandled error' : e.message, {
-    requestId,
-    code: e.code,
-    error: e.kind === 'unexpected' ? err : (e.cause ?? err),
-  });
+  return c.body(errorBody(isGatewayPath(c.req.path), e, c.get('requestId')), e.status as 500, errorHeaders(e));
 }
 
 export function errorHandler(log: Logger): ErrorHandler<AppEnv> {

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cachedFile, contentTypeOf, FileCache, loadFile, previewTarget, TokenMemo, type PreviewDeps, type PreviewFile } from '../../core/apps/preview.ts';
 import { previewKey } from '../../core/apps/token.ts';
 import type { Core } from '../../core/index.ts';
-import { redactPath } from '../middleware/redact-path.ts';
-import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from '../middleware/request-id.ts';
+import { recordRequest, REQUEST_ID_HEADER, requestIdFor } from '../http/envelope.ts';
+import { redactPath } from '../http/redact-path.ts';
 
 /**
  * The preview origin (docs/preview.md); cookies are never read or set.
@@ -29,26 +29,19 @@ export type PreviewHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 export function previewHandler(core: Core): PreviewHandler {
   const deps: PreviewDeps = { db: core.db, key: previewKey(core.secrets.SERVICE_PREVIEW_SECRET), clock: core.clock, cache: new FileCache(), tokens: new TokenMemo() };
-  const { log, metrics } = core;
+  const { log } = core;
 
   return (req, res) => {
     const start = performance.now();
     const h = pickHeaders(req.rawHeaders);
-    const requestId = isValidRequestId(h.requestId) ? h.requestId : newRequestId();
+    const requestId = requestIdFor(h.requestId);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const method = req.method ?? 'GET';
 
-    const finish = (status: number, route: string | null) => {
-      const ms = performance.now() - start;
-      const series = metrics.http(METHODS.has(method) ? method : 'OTHER', route ?? 'unmatched', status);
-      series.count.inc();
-      series.duration.observe(ms / 1000);
-      const fields = { method, path: redactPath(path), route, status, durationMs: Math.round(ms * 100) / 100, requestId, origin: 'preview' };
-      if (status >= 500) log.warn('request', fields);
-      else log.info('request', fields);
-    };
+    const finish = (status: number, route: string | null) =>
+      recordRequest(core, method, redactPath(path), route, route ?? 'unmatched', status, start, requestId, 'preview');
     const notFound = (route: string | null) => {
       res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'content-length': NOT_FOUND_LENGTH, [REQUEST_ID_HEADER]: requestId, ...(h.hasBody ? { connection: 'close' } : {}) });
       res.end(PREVIEW_NOT_FOUND);
@@ -86,8 +79,6 @@ export function previewHandler(core: Core): PreviewHandler {
     );
   };
 }
-
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** From the raw list: req.headers would build an object per request. A body closes the connection. */
 function pickHeaders(raw: readonly string[]): { requestId: string | undefined; hasBody: boolean } {

@@ -1,4 +1,4 @@
-// The node:http fast path for the liveness routes (daemon/fast-health.ts) against the Hono routes
+// The node:http fast path for the liveness routes (daemon/http/fast-lane.ts) against the Hono routes
 // it stands in for: one app served twice, fast path on and off, and status, headers, body, the
 // access-log line and the HTTP metrics compared.
 import { after, before, describe, test } from 'node:test';

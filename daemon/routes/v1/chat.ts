@@ -19,7 +19,7 @@ export type ChatAnswer =
 
 /**
  * POST /api/v1/chat/completions after authentication and body reading, shared by the Hono route
- * and the node:http fast path (daemon/fast-chat.ts) so both behave alike: validation, admission
+ * and the node:http fast path (daemon/http/fast-chat.ts) so both behave alike: validation, admission
  * (`onAdmitted` gets the x-ratelimit-* headers, which errors after this point carry too), the call,
  * the overhead metric measured from `t0`.
  */

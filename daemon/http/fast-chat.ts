@@ -1,27 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GatewayRuntime } from '../core/gateway/runtime.ts';
-import type { Principal } from '../core/credentials/types.ts';
-import type { Core } from '../core/index.ts';
-import { bearerAuth } from './middleware/bearer.ts';
-import { tooLarge } from './middleware/body-limit.ts';
-import { errorPayload, logServerError, toAppError } from './middleware/errors.ts';
-import { hostPolicy } from './host-check.ts';
-import { parseJsonText, requireJsonContentType, unreadableBody } from './middleware/json-body.ts';
-import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from './middleware/request-id.ts';
-import { answerChat, type ChatAnswer } from './routes/v1/chat.ts';
-import { SSE_HEADERS } from './routes/v1/sse.ts';
-import { writeChatStream } from './sse-writer.ts';
-
-/** Handles the request and returns true, or returns false to leave it to the Hono app. */
-export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+import type { GatewayRuntime } from '../../core/gateway/runtime.ts';
+import type { Principal } from '../../core/credentials/types.ts';
+import type { Core } from '../../core/index.ts';
+import { bearerAuth } from '../middleware/bearer.ts';
+import { tooLarge } from '../middleware/body-limit.ts';
+import { toAppError } from '../middleware/errors.ts';
+import { hostPolicy } from '../host-check.ts';
+import { parseJsonText, requireJsonContentType } from '../middleware/json-body.ts';
+import { answerChat, type ChatAnswer } from '../routes/v1/chat.ts';
+import { SSE_HEADERS } from '../routes/v1/sse.ts';
+import { writeChatStream } from '../sse-writer.ts';
+import { errorBody, errorHeaders, logServerError, recordRequest, REQUEST_ID_HEADER, requestIdFor } from './envelope.ts';
+import type { FastLane } from './fast-lane.ts';
+import { readBody, send } from './node-io.ts';
+import { redactPath } from './redact-path.ts';
 
 const PATH = '/api/v1/chat/completions';
+const LOGGED_PATH = redactPath(PATH);
 // Route templates the Hono app reports for this path, by how far a request got (access log `route`):
 // refused by the body limit (app-wide middleware), by the bearer check (/api/v1 middleware), or
-// answered by the route itself. Metrics always carry the handler's template (http-metrics.ts).
+// answered by the route itself. Metrics always carry the handler's template (routeTemplate).
 const AT_APP = '/*';
 const AT_V1 = '/api/v1/*';
-const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() does
 
 /**
  * POST /api/v1/chat/completions on plain node:http, without building a Web Request and Response
@@ -29,31 +29,22 @@ const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() do
  * chain cost more CPU than the rest of a proxied call together). It reproduces the Hono path
  * exactly — request id, body limit, bearer auth, 415/400/413, quota and x-ratelimit-* headers,
  * error bodies and their logging, access log line, HTTP metrics, client-disconnect abort — by
- * calling the same functions (answerChat, bearerAuth, errorPayload, parseJsonText…);
+ * calling the same functions (envelope.ts, answerChat, bearerAuth, parseJsonText…);
  * test/integration/http-fast-chat.test.ts compares the two paths response by response.
  */
-export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
+export function chatLane(core: Core, rt: GatewayRuntime): FastLane {
   const authenticate = bearerAuth(core, 'member');
   const hostCheck = hostPolicy(core.config);
   const limit = core.config.SERVICE_GATEWAY_BODY_LIMIT_BYTES;
   const log = core.log;
-  const metrics = core.metrics;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const start = performance.now();
     const h = pickHeaders(req.rawHeaders);
-    const requestId = isValidRequestId(h.requestId) ? h.requestId : newRequestId();
+    const requestId = requestIdFor(h.requestId);
     let route = AT_APP;
     let rate: Record<string, string> | undefined;
-    const done = (status: number) => {
-      const ms = performance.now() - start;
-      const series = metrics.http('POST', PATH, status);
-      series.count.inc();
-      series.duration.observe(ms / 1000);
-      const fields = { method: 'POST', path: PATH, route, status, durationMs: Math.round(ms * 100) / 100, requestId };
-      if (status >= 500) log.warn('request', fields);
-      else log.info('request', fields);
-    };
+    const done = (status: number) => recordRequest(core, 'POST', LOGGED_PATH, route, PATH, status, start, requestId);
     const ac = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) ac.abort('Client connection prematurely closed.');
@@ -89,11 +80,10 @@ export function chatFastPath(core: Core, rt: GatewayRuntime): FastPath {
     if (failure || !answer) {
       const e = toAppError(failure);
       logServerError(log, failure, e, requestId);
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      for (const k in e.headers) headers[k.toLowerCase()] = e.headers[k]!;
+      const headers = errorHeaders(e);
       if (rate) Object.assign(headers, rate);
       headers[REQUEST_ID_HEADER] = requestId;
-      send(req, res, e.status, headers, JSON.stringify(errorPayload(true, e, requestId)));
+      send(req, res, e.status, headers, errorBody(true, e, requestId));
       done(e.status);
       return;
     }
@@ -154,73 +144,4 @@ function pickHeaders(raw: string[]) {
     else if (name === 'x-forwarded-host') forwardedHost = join(forwardedHost, raw[i + 1]!);
   }
   return { authorization, contentType, contentLength, requestId, host, origin, forwardedHost };
-}
-
-/** The body as text; 413 as soon as it crosses the limit (the rest is drained after the answer). */
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let seen = 0;
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen <= limit) return void parts.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      reject(tooLarge(limit));
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts))));
-    req.once('error', (err) => reject(unreadableBody(err)));
-  });
-}
-
-function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  headers['Content-Length'] = String(Buffer.byteLength(body));
-  res.writeHead(status, headers);
-  res.end(body);
-  if (!req.readableEnded) drain(req);
-}
-
-const DRAIN_TIMEOUT_MS = 500;
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
-
-/**
- * A body left unread (answered before reading it: 401, 413, 415) is read and dropped so the
- * kept-alive socket can serve the next request — within the same bounds as @hono/node-server
- * (64 MB, 500 ms), after which the socket is closed instead.
- */
-function drain(req: IncomingMessage): void {
-  let bytes = 0;
-  const cleanup = () => {
-    clearTimeout(timer);
-    req.off('data', onData);
-    req.off('end', cleanup);
-    req.off('error', cleanup);
-  };
-  const forceClose = () => {
-    cleanup();
-    if (!req.socket.destroyed) req.socket.destroySoon();
-  };
-  const onData = (chunk: Buffer) => {
-    bytes += chunk.length;
-    if (bytes > MAX_DRAIN_BYTES) forceClose();
-  };
-  const timer = setTimeout(forceClose, DRAIN_TIMEOUT_MS);
-  timer.unref();
-  req.on('data', onData);
-  req.on('end', cleanup);
-  req.on('error', cleanup);
-  req.resume();
-}
-
-// The fast path belongs to the app createApp built (same core, same gateway runtime); startServer
-// looks it up, so an app built some other way never has its routes bypassed.
-const fastPaths = new WeakMap<object, FastPath>();
-
-export function setFastPath(app: object, fp: FastPath): void {
-  fastPaths.set(app, fp);
-}
-
-export function fastPathOf(app: object): FastPath | undefined {
-  return fastPaths.get(app);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidRequestId, newRequestId } from './request-id.ts';
+import { isValidRequestId, newRequestId } from './envelope.ts';
 
 test('accepts the ids proxies and tracers send', () => {
   for (const id of ['abc', '0f8fad5b-d9cb-469f-a165-70867728950e', 'trace.1:span_2', 'a'.repeat(128)]) {

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Core } from '../core/index.ts';
-import type { FastPath } from './fast-chat.ts';
-import { isValidRequestId, newRequestId, REQUEST_ID_HEADER } from './middleware/request-id.ts';
-import { readinessAnswer, type Readiness } from './readiness.ts';
+import type { Core } from '../../core/index.ts';
+import { readinessAnswer, type Readiness } from '../readiness.ts';
+import { recordRequest, REQUEST_ID_HEADER, requestIdFor } from './envelope.ts';
+
+/** Handles the request and returns true, or returns false to leave it to the Hono app. */
+export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const BODY = JSON.stringify({ status: 'ok' });
 const LENGTH = String(Buffer.byteLength(BODY));
@@ -15,8 +17,7 @@ const ROUTES: Record<string, string> = { '/api/health': '/api/health', '/api/hea
  * id, the access-log line and the HTTP metrics are the Hono route's (http-fast-health.test.ts
  * compares them); anything else — HEAD, a query string — goes to Hono.
  */
-export function healthFastPath(core: Core): FastPath {
-  const done = finisher(core);
+export function healthLane(core: Core): FastLane {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET') return false;
     const route = req.url === undefined ? undefined : ROUTES[req.url];
@@ -25,7 +26,7 @@ export function healthFastPath(core: Core): FastPath {
     const requestId = requestIdOf(req);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': LENGTH, [REQUEST_ID_HEADER]: requestId });
     res.end(BODY);
-    done(route, 200, start, requestId);
+    recordRequest(core, 'GET', route, route, route, 200, start, requestId);
     return true;
   };
 }
@@ -38,8 +39,7 @@ const READY = '/api/health/ready';
  * Hono app (daemon/server.ts loads it on the first other request). `readiness` is the one the Hono
  * route uses (createApp passes both the same instance), so they share the status cache.
  */
-export function readinessFastPath(core: Core, readiness: () => Promise<Readiness>): FastPath {
-  const done = finisher(core);
+export function readinessLane(core: Core, readiness: () => Promise<Readiness>): FastLane {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' || req.url !== READY) return false;
     const start = performance.now();
@@ -55,7 +55,7 @@ export function readinessFastPath(core: Core, readiness: () => Promise<Readiness
           [REQUEST_ID_HEADER]: requestId,
         });
         res.end(text);
-        done(READY, status, start, requestId);
+        recordRequest(core, 'GET', READY, READY, READY, status, start, requestId);
       },
       // createReadiness turns every failure into a not-ready answer and never rejects; should that
       // change, fail loudly rather than answer a probe with a made-up status.
@@ -70,27 +70,13 @@ export function readinessFastPath(core: Core, readiness: () => Promise<Readiness
 
 function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
-  return typeof incoming === 'string' && isValidRequestId(incoming) ? incoming : newRequestId();
+  return requestIdFor(typeof incoming === 'string' ? incoming : undefined);
 }
 
-/** The HTTP metrics and access-log line the Hono middleware would record (5xx logged as warn). */
-function finisher(core: Core) {
-  const { log, metrics } = core;
-  return (route: string, status: number, start: number, requestId: string): void => {
-    const ms = performance.now() - start;
-    const series = metrics.http('GET', route, status);
-    series.count.inc();
-    series.duration.observe(ms / 1000);
-    const fields = { method: 'GET', path: route, route, status, durationMs: Math.round(ms * 100) / 100, requestId };
-    if (status >= 500) log.warn('request', fields);
-    else log.info('request', fields);
-  };
-}
-
-/** The first fast path that takes the request wins; none → Hono. */
-export function firstOf(...paths: FastPath[]): FastPath {
+/** The first lane that takes the request wins; none → Hono. */
+export function firstOf(...lanes: FastLane[]): FastLane {
   return (req, res) => {
-    for (const p of paths) if (p(req, res)) return true;
+    for (const p of lanes) if (p(req, res)) return true;
     return false;
   };
 }

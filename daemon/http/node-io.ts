@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tooLarge } from '../middleware/body-limit.ts';
+import { unreadableBody } from '../middleware/json-body.ts';
+
+const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() does
+
+/** The body as text; 413 as soon as it crosses the limit (the rest is drained after the answer). */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let seen = 0;
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= limit) return void parts.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      reject(tooLarge(limit));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts))));
+    req.once('error', (err) => reject(unreadableBody(err)));
+  });
+}
+
+/** A whole answer at once; a body left unread is drained after it. */
+export function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  headers['Content-Length'] = String(Buffer.byteLength(body));
+  res.writeHead(status, headers);
+  res.end(body);
+  if (!req.readableEnded) drain(req);
+}
+
+const DRAIN_TIMEOUT_MS = 500;
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body left unread (answered before reading it: 401, 413, 415) is read and dropped so the
+ * kept-alive socket can serve the next request — within the same bounds as @hono/node-server
+ * (64 MB, 500 ms), after which the socket is closed instead.
+ */
+function drain(req: IncomingMessage): void {
+  let bytes = 0;
+  const cleanup = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', cleanup);
+    req.off('error', cleanup);
+  };
+  const forceClose = () => {
+    cleanup();
+    if (!req.socket.destroyed) req.socket.destroySoon();
+  };
+  const onData = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > MAX_DRAIN_BYTES) forceClose();
+  };
+  const timer = setTimeout(forceClose, DRAIN_TIMEOUT_MS);
+  timer.unref();
+  req.on('data', onData);
+  req.on('end', cleanup);
+  req.on('error', cleanup);
+  req.resume();
+}
