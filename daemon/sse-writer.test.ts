@@ -161,7 +161,7 @@ describe('writeChatStream', () => {
   it('a failure after the first chunk becomes a final error event', async () => {
     source = async function* () {
       yield chunk('a');
-      throw new AppError(502, 'upstream_connection_reset', 'The upstream connection failed.');
+      throw new AppError('upstream_connection_reset', 'The upstream connection failed.');
     };
     const body = await get();
     assert.match(body, /"a"/);

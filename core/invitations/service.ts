@@ -89,7 +89,7 @@ export async function resendInvitation(deps: InvitationDeps, workspaceId: string
       WHERE id = ? AND workspace_id = ? AND used_at IS NULL AND revoked_at IS NULL`,
     [tokenHash(deps.tokenKey, token), tokenPreview(token), iso(now + INVITATION_TTL_MS), id, workspaceId],
   );
-  if (r.changes !== 1) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked; create a new one.');
+  if (r.changes !== 1) throw new AppError('invitation_closed', 'This invitation was already used or revoked; create a new one.');
   const inv = toInvitation(await getRow(deps, workspaceId, id), iso(now));
   return { ...inv, token, signUpUrl: signUpUrl(deps.appOrigin, token) };
 }
@@ -99,6 +99,6 @@ export async function revokeInvitation(deps: InvitationDeps, workspaceId: string
   authorise(actor, row.role);
   const now = iso(deps.clock.now());
   const r = await deps.db.run('UPDATE invitations SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND used_at IS NULL AND revoked_at IS NULL', [now, id, workspaceId]);
-  if (r.changes !== 1) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked.');
+  if (r.changes !== 1) throw new AppError('invitation_closed', 'This invitation was already used or revoked.');
   return toInvitation(await getRow(deps, workspaceId, id), now);
 }

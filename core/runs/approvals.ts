@@ -42,11 +42,11 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
       `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, signature = ? WHERE id = ? AND status = 'pending'`,
       [decision, d.userId, now, signature, approval.id],
     );
-    if (flipped.changes !== 1) throw new AppError(409, 'approval_decided', 'This approval was already decided; a decision is single-use.');
+    if (flipped.changes !== 1) throw new AppError('approval_decided', 'This approval was already decided; a decision is single-use.');
     await addEvent(q, d.runId, `approval.${decision}`, { approvalId: approval.id }, now);
     if (decision === 'approved' && requeue && Number(run.durable) === 1) {
       const r = await q.run(`UPDATE runs SET status = 'queued', claim_token = NULL, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`, [d.runId, approval.id]);
-      if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+      if (r.changes !== 1) throw new AppError('run_not_waiting', 'The run is no longer waiting for this approval.');
       await requeue(q, d.runId, approval.id);
       await addEvent(q, d.runId, 'run.queued', { approvalId: approval.id }, now);
       return { resumed: false as const, queued: true as const };
@@ -57,7 +57,7 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
         `UPDATE runs SET status = 'running', claim_token = ?, running_since = ?, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
         [token, now, d.runId, approval.id],
       );
-      if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+      if (r.changes !== 1) throw new AppError('run_not_waiting', 'The run is no longer waiting for this approval.');
       await addEvent(q, d.runId, 'run.resumed', { approvalId: approval.id }, now);
       return { resumed: true as const, token };
     }
@@ -72,7 +72,7 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
         WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`,
       [now, d.runId, approval.id],
     );
-    if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+    if (r.changes !== 1) throw new AppError('run_not_waiting', 'The run is no longer waiting for this approval.');
     await addEvent(q, d.runId, 'run.cancelled', { reason: 'approval_rejected' }, now);
     return { resumed: false as const };
   });

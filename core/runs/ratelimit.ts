@@ -75,7 +75,7 @@ export class RunStartLimiter {
 /** The run-start 429; `headers` are the X-RateLimit-* ones when the store counted the start. */
 export function runStartsExceeded(limit: number, retryAfterS: number, headers?: Record<string, string>): AppError {
   const retry = headers ? ` Retry in ${retryAfterS} s.` : '';
-  return new AppError(429, 'rate_limited', `Too many run starts: at most ${limit} per minute.${retry}`, {
+  return new AppError('rate_limited', `Too many run starts: at most ${limit} per minute.${retry}`, {
     headers: { ...headers, 'Retry-After': String(retryAfterS) },
   });
 }

@@ -15,6 +15,7 @@
  * - `null` means absent for every optional field, as in OpenAI's API.
  * - `seed` is not a Responses field upstream, but SPEC forwards it: accepted.
  */
+import type { CodeWithStatus } from '../../error-codes.ts';
 import type { ChatRequest } from '../types.ts';
 import { bool, codePoints, integer, invalid, numberIn, obj, oneOf, refuse, str } from './check.ts';
 import { parseReasoning, parseText } from './format.ts';
@@ -22,7 +23,7 @@ import { toMessages } from './input.ts';
 import { parseToolChoice, parseTools } from './tools.ts';
 import type { ParsedResponsesRequest, ResponsesMeta } from './types.ts';
 
-const NAMED_REFUSALS: Record<string, [code: string, why: string]> = {
+const NAMED_REFUSALS: Record<string, [code: CodeWithStatus<400>, why: string]> = {
   metadata: ['metadata_not_supported', 'metadata needs stored responses; this gateway is stateless.'],
   previous_response_id: ['previous_response_id_not_supported', 'previous_response_id needs stored responses; send the whole conversation in input.'],
   conversation: ['response_state_not_supported', 'conversation state is not kept; send the whole conversation in input.'],

@@ -49,7 +49,7 @@ export interface RouteDecision extends RouteBase {
 export interface RouteFailure extends RouteBase {
   ok: false;
   chosen: null;
-  error: { status: 400 | 404; code: string; message: string };
+  error: { status: 400 | 404; code: 'model_not_found' | 'model_not_capable'; message: string };
 }
 export type RouteResult = RouteDecision | RouteFailure;
 
@@ -142,5 +142,5 @@ function planFor(exposed: readonly string[], overrides: ConduitOverrides, family
 
 /** The failure as the service's error type, for the HTTP layer. */
 export function routeError(r: RouteFailure): AppError {
-  return new AppError(r.error.status, r.error.code, r.error.message, { field: 'model' });
+  return new AppError(r.error.code, r.error.message, { field: 'model' });
 }
