@@ -3,7 +3,7 @@
 // core/gateway/responses/request.ts), so their JSON Schemas are written here, and the tests run
 // each example through the route's own checker.
 import { checkChatRequest, checkEmbeddingsRequest } from '../../core/gateway/chat-request.ts';
-import { parseResponsesRequest } from '../../core/gateway/responses/index.ts';
+import { parseResponsesRequest } from '../../core/gateway/responses/request.ts';
 import type { Operation } from './types.ts';
 
 const K = 'bearer member key' as const;
