@@ -10,7 +10,7 @@ import type { Catalogue, ExposedModel, Resolved } from './catalogue.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { isConduit, route, routeError, type RouteDecision } from './router/route.ts';
 import type { ConduitSettings } from './settings.ts';
-import { splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from './types.ts';
+import { splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from '../wire/openai.ts';
 import { streamUsage } from './estimate.ts';
 import { Tracked, type StreamEnd } from './tracked.ts';
 

@@ -1,4 +1,4 @@
-import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse } from '../gateway/types.ts';
+import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse } from '../wire/openai.ts';
 import { anthropicHeaders, toAnthropicRequest } from './anthropic/request.ts';
 import { toChatCompletion } from './anthropic/response.ts';
 import { anthropicChunks } from './anthropic/stream.ts';

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type CodeSpec, type ErrorCode } from '../error-codes.ts';
-import type { OpenAiErrorBody } from '../gateway/types.ts';
+import type { OpenAiErrorBody } from '../wire/openai.ts';
 import { ADDRESS_REFUSED, AddressRefused } from './address-guard.ts';
 import { sanitizeUpstreamText } from './redact.ts';
 import { UpstreamError, type ProviderId } from './types.ts';

@@ -3,7 +3,7 @@
  * `<<DOC:n>>` expands to n characters of neutral prose, `<<CODE:n>>` to n characters of source code.
  */
 import { readFileSync } from 'node:fs';
-import type { ChatRequest } from '../../core/gateway/types.ts';
+import type { ChatRequest } from '../../core/wire/openai.ts';
 
 export interface LabelledPrompt {
   request: Partial<ChatRequest> & Pick<ChatRequest, 'messages'>;

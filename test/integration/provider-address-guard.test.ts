@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { ChatRequest } from '../../core/gateway/types.ts';
+import type { ChatRequest } from '../../core/wire/openai.ts';
 import { createProviderEngine } from '../../core/providers/engine.ts';
 import { UpstreamError, type ProviderEngine, type Target } from '../../core/providers/types.ts';
 import type { Resolver } from '../../core/tools/http-guard.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeFloat32 } from '../../core/providers/embeddings.ts';
-import { splitsOf, type ChatChunk, type ChatRequest } from '../../core/gateway/types.ts';
+import { splitsOf, type ChatChunk, type ChatRequest } from '../../core/wire/openai.ts';
 import { createProviderEngine } from '../../core/providers/engine.ts';
 import { PROVIDERS } from '../../core/providers/registry.ts';
 import { withSafeRetry } from '../../core/providers/retry.ts';

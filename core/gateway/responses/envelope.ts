@@ -5,7 +5,7 @@
  * `output_text` is NOT sent: it is computed by the SDKs from `output`, and OpenAI does not send it.
  */
 import { newId } from '../../ids.ts';
-import { splitsOf, type ChatUsage, type FinishReason } from '../types.ts';
+import { splitsOf, type ChatUsage, type FinishReason } from '../../wire/openai.ts';
 import type { OutputItem, ResponseIdentity, ResponseStatus, ResponsesMeta, ResponsesUsage } from './types.ts';
 
 export function newResponseIdentity(nowMs: number = Date.now()): ResponseIdentity {

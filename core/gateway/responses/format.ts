@@ -3,7 +3,7 @@
  * handling"). Only text.format and reasoning.effort have chat equivalents; every other member is
  * refused by name with its own code.
  */
-import type { ResponseFormat } from '../types.ts';
+import type { ResponseFormat } from '../../wire/openai.ts';
 import { invalid, isObj, obj, oneOf, refuse, str } from './check.ts';
 import type { ReasoningEffort, ResponsesTextFormat } from './types.ts';
 

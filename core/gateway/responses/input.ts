@@ -2,7 +2,7 @@
  * Responses `instructions` + `input` → chat `messages` (ANCHORS "Responses → chat").
  * Stateless: every item must carry its own content; references to stored items are refused.
  */
-import type { ChatContentPart, ChatMessage, ChatToolCall } from '../types.ts';
+import type { ChatContentPart, ChatMessage, ChatToolCall } from '../../wire/openai.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);

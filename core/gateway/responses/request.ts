@@ -16,7 +16,7 @@
  * - `seed` is not a Responses field upstream, but SPEC forwards it: accepted.
  */
 import type { CodeWithStatus } from '../../error-codes.ts';
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { bool, codePoints, integer, invalid, numberIn, obj, oneOf, refuse, str } from './check.ts';
 import { parseReasoning, parseText } from './format.ts';
 import { toMessages } from './input.ts';

@@ -4,7 +4,7 @@
  * finish_reason length → status incomplete (reason max_output_tokens).
  */
 import { newId } from '../../ids.ts';
-import type { ChatCompletion } from '../types.ts';
+import type { ChatCompletion } from '../../wire/openai.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
 import type { OutputItem, OutputMessage, ResponseIdentity, ResponsesMeta } from './types.ts';
 

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { UpstreamError } from '../../providers/types.ts';
-import type { ChatChunk, ChatCompletion, ChatRequest } from '../types.ts';
+import type { ChatChunk, ChatCompletion, ChatRequest } from '../../wire/openai.ts';
 import { parseResponsesRequest } from './request.ts';
 import { toResponsesEnvelope } from './response.ts';
 import { formatSse } from './sse.ts';

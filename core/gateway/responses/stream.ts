@@ -20,7 +20,7 @@
  * are the route's to answer with an HTTP error (the engine's chatStream rejects before any chunk).
  */
 import { newId } from '../../ids.ts';
-import type { ChatChunk, ChatChunkToolCallDelta, ChatUsage, FinishReason } from '../types.ts';
+import type { ChatChunk, ChatChunkToolCallDelta, ChatUsage, FinishReason } from '../../wire/openai.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
 import type { ItemStatus, OutputFunctionCall, OutputItem, OutputMessage, OutputRefusal, OutputText, ResponsesEvent, ResponsesMeta } from './types.ts';
 import type { ResponseIdentity } from './types.ts';

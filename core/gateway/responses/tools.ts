@@ -2,7 +2,7 @@
  * Responses tools (flat `{type:"function", name, …}`) and tool_choice → chat's nested `function`.
  * Hosted tools (web_search, file_search, code_interpreter, mcp, …) have no chat equivalent.
  */
-import type { ChatRequest, ChatTool } from '../types.ts';
+import type { ChatRequest, ChatTool } from '../../wire/openai.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 import type { ResponsesFunctionTool, ResponsesToolChoice } from './types.ts';
 

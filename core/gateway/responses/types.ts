@@ -2,7 +2,7 @@
  * The slice of OpenAI's Responses wire format the gateway speaks. Requests are translated onto the
  * chat shapes in ../types.ts; these are only what we echo back and emit.
  */
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 

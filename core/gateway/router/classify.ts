@@ -12,7 +12,7 @@
  *  3. A follow-up with no evidence of its own inherits a code/reasoning lane from the prior turns.
  *  4. Otherwise short_chat (greetings, thanks, short questions) or chat.
  */
-import type { ChatMessage, ChatRequest } from '../types.ts';
+import type { ChatMessage, ChatRequest } from '../../wire/openai.ts';
 import { GENERATIVE, emptyScores, isSmallTalk, scoreText } from './text-features.ts';
 import type { TextScores } from './text-features.ts';
 

@@ -15,7 +15,7 @@
  * costs nothing measurable.
  */
 import { AppError } from '../../errors.ts';
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { classify } from './classify.ts';
 import type { Classification, ClassifyOptions, Task } from './classify.ts';
 import {

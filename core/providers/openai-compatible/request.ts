@@ -1,4 +1,4 @@
-import type { ChatRequest, EmbeddingsRequest } from '../../gateway/types.ts';
+import type { ChatRequest, EmbeddingsRequest } from '../../wire/openai.ts';
 import type { ProviderQuirks } from '../registry.ts';
 
 /**
