@@ -12,13 +12,10 @@ import { AppError } from './errors.ts';
 export const MAX_JSON_DEPTH = 100;
 
 export const nulRefused = (where: string, field?: string) =>
-  new AppError(400, 'nul_not_allowed', `${where} contains a NUL character (U+0000), which is not accepted in any text.`, {
-    type: 'invalid_request_error',
-    ...(field === undefined ? {} : { field }),
-  });
+  new AppError('nul_not_allowed', `${where} contains a NUL character (U+0000), which is not accepted in any text.`, field === undefined ? {} : { field });
 
 export const tooDeep = (what: string) =>
-  new AppError(400, 'json_too_deep', `${what} is nested more than ${MAX_JSON_DEPTH} levels deep.`, { type: 'invalid_request_error' });
+  new AppError('json_too_deep', `${what} is nested more than ${MAX_JSON_DEPTH} levels deep.`);
 
 /**
  * Checks a value JSON.parse returned (`text` is what it parsed): throws json_too_deep past the

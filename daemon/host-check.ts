@@ -115,9 +115,9 @@ const PROBES = new Set(['/api/health', '/api/health/live', '/api/health/ready'])
 const PATH_CREDENTIAL = '/api/public/webhooks/';
 
 export const misdirected = () =>
-  new AppError(421, 'misdirected_request', 'This service does not answer for this host name. Reach it at its SERVICE_APP_ORIGIN (or a loopback name), or set SERVICE_APP_ORIGIN to the address clients use.');
+  new AppError('misdirected_request', 'This service does not answer for this host name. Reach it at its SERVICE_APP_ORIGIN (or a loopback name), or set SERVICE_APP_ORIGIN to the address clients use.');
 export const originRefused = () =>
-  new AppError(403, 'origin_refused', 'Cross-origin request refused: state-changing requests must come from the app origin (SERVICE_APP_ORIGIN).');
+  new AppError('origin_refused', 'Cross-origin request refused: state-changing requests must come from the app origin (SERVICE_APP_ORIGIN).');
 
 /**
  * The host check of every request (both HTTP paths): returns the error to answer with, or the

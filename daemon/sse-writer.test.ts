@@ -3,7 +3,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChatChunk } from '../core/gateway/types.ts';
+import type { ChatChunk } from '../core/wire/openai.ts';
 import { AppError } from '../core/errors.ts';
 import { SSE_HEADERS } from './routes/v1/sse.ts';
 import { writeChatStream } from './sse-writer.ts';
@@ -161,7 +161,7 @@ describe('writeChatStream', () => {
   it('a failure after the first chunk becomes a final error event', async () => {
     source = async function* () {
       yield chunk('a');
-      throw new AppError(502, 'upstream_connection_reset', 'The upstream connection failed.');
+      throw new AppError('upstream_connection_reset', 'The upstream connection failed.');
     };
     const body = await get();
     assert.match(body, /"a"/);

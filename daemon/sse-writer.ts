@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ChatChunk } from '../core/gateway/types.ts';
+import type { ChatChunk } from '../core/wire/openai.ts';
 import { SSE_DONE, sseChunk } from './routes/v1/chat.ts';
 import { sseErrorEvent } from './routes/v1/sse.ts';
 

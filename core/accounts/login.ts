@@ -8,7 +8,7 @@ import { workspacesOf } from './workspaces.ts';
 import type { AccountView, AccountsDeps } from './types.ts';
 
 /** Same answer, byte for byte (no request id in the body), for an unknown address and a wrong password. */
-export const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'Email or password is incorrect.', { uniformBody: true });
+export const invalidCredentials = () => new AppError('invalid_credentials', 'Email or password is incorrect.', { uniformBody: true });
 
 export interface LoginThrottles {
   account: FailureThrottle;
@@ -23,7 +23,7 @@ export const defaultThrottles = (): LoginThrottles => ({
 
 export const tooManyAttempts = (what: string, wait: number) => {
   const seconds = Math.ceil(wait / 1000);
-  return new AppError(429, 'too_many_attempts', `Too many ${what} attempts. Try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+  return new AppError('too_many_attempts', `Too many ${what} attempts. Try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
 };
 
 export async function login(

@@ -30,7 +30,7 @@ export async function assertMayActOn(q: Queryable, workspaceId: string, actor: {
   return row?.role;
 }
 
-const lastOwner = () => new AppError(409, 'last_owner', 'A workspace must keep at least one owner; make someone else owner first.');
+const lastOwner = () => new AppError('last_owner', 'A workspace must keep at least one owner; make someone else owner first.');
 
 /**
  * Reads the target's role with the workspace's owner rows locked, so two concurrent demotions of the

@@ -16,7 +16,7 @@ export async function changePassword(
   if (input.newPassword.length < MIN_PASSWORD) throw badRequest('weak_password', `newPassword must have at least ${MIN_PASSWORD} characters.`, 'newPassword');
   const row = await passwordHashOf(deps.db, input.userId);
   if (!row || !(await deps.hasher.verify(input.currentPassword, row.password_hash))) {
-    throw new AppError(400, 'wrong_password', 'The current password is not correct.', { field: 'currentPassword' });
+    throw new AppError('wrong_password', 'The current password is not correct.', { field: 'currentPassword' });
   }
   const hash = await deps.hasher.hash(input.newPassword);
   await setPasswordHash(deps.db, input.userId, hash);

@@ -17,7 +17,7 @@ export interface IssuedReset {
 }
 
 /** The one answer for every unusable link, so a guess learns nothing about which case it hit. */
-const invalidLink = () => new AppError(403, 'reset_link_invalid', 'This password reset link is not valid: it is unknown, used or expired. Ask an operator for a new one.');
+const invalidLink = () => new AppError('reset_link_invalid', 'This password reset link is not valid: it is unknown, used or expired. Ask an operator for a new one.');
 
 /** A one-time link for the account with `email`; an earlier unused link of that account stops working. */
 export async function issuePasswordReset(deps: Pick<AccountsDeps, 'db' | 'clock' | 'tokenKey'>, email: string, appOrigin: string): Promise<IssuedReset> {

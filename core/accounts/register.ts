@@ -24,14 +24,14 @@ export const signupThrottle = () => new FailureThrottle(20, 15 * 60_000);
 
 /** One body for unknown, expired, revoked, used and mismatched tokens: nothing to probe. */
 export const invalidInvitation = () =>
-  new AppError(403, 'invalid_invitation', 'This invitation is not valid. Ask a workspace admin for a new one.', { uniformBody: true });
+  new AppError('invalid_invitation', 'This invitation is not valid. Ask a workspace admin for a new one.', { uniformBody: true });
 
 export const invitationRequired = () =>
-  new AppError(403, 'invitation_required', 'Registration is by invitation only. Ask a workspace admin for an invitation.');
+  new AppError('invitation_required', 'Registration is by invitation only. Ask a workspace admin for an invitation.');
 const emailTaken = () => conflict('email_taken', 'An account with this email already exists. Sign in instead.');
 
 export const registrationMisconfigured = (mode: string) =>
-  new AppError(500, 'registration_misconfigured', 'Registration is disabled: SERVICE_REGISTRATION_MODE has an unknown value. The operator must set it to invite_only or open.', {
+  new AppError('registration_misconfigured', 'Registration is disabled: SERVICE_REGISTRATION_MODE has an unknown value. The operator must set it to invite_only or open.', {
     kind: 'operational',
     cause: `SERVICE_REGISTRATION_MODE=${mode}`,
   });

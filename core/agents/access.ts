@@ -31,7 +31,7 @@ export async function visibleAgent(q: Queryable, c: Caller, id: string): Promise
 /** The agent if the caller may change it: 404 when they cannot see it, 403 when they only see it. */
 export async function managedAgent(q: Queryable, c: Caller, id: string): Promise<Agent> {
   const a = await visibleAgent(q, c, id);
-  if (!canManage(c, a)) throw new AppError(403, 'forbidden', "Only the agent's owner (member role or higher) or a workspace admin or owner may change this agent.");
+  if (!canManage(c, a)) throw new AppError('forbidden', "Only the agent's owner (member role or higher) or a workspace admin or owner may change this agent.");
   return a;
 }
 

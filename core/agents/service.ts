@@ -41,7 +41,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const shown = <T extends Agent | AgentVersion>(a: T): T => ({ ...a, tools: maskToolSecrets(a.tools) });
 
 export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput): Promise<Agent> {
-  if (!atLeast(c.role, 'member')) throw new AppError(403, 'forbidden', 'This needs the member role or higher in the workspace.');
+  if (!atLeast(c.role, 'member')) throw new AppError('forbidden', 'This needs the member role or higher in the workspace.');
   const pa = input.providerAccountId ?? null;
   const model = input.model ?? null;
   const tools = validateTools(input.tools ?? []);

@@ -1,6 +1,6 @@
 import { membership } from '../accounts/workspaces.ts';
 import type { Clock } from '../clock.ts';
-import { badRequest } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { Db } from '../store/types.ts';
 import { managedAgent, type Caller } from './access.ts';
 import * as repo from './repo.ts';
@@ -39,7 +39,7 @@ export async function shareAgent(deps: Deps, c: Caller, id: string, target: Shar
   } else {
     // Same answer for an unknown user and a user of another workspace: ids reveal nothing.
     if (!(await membership(deps.db, a.workspaceId, target.userId))) {
-      throw badRequest('not_a_member', 'userId must be a member of the agent\'s workspace; GET /api/app/members lists them.', 'userId');
+      throw new AppError('not_a_member', 'userId must be a member of the agent\'s workspace; GET /api/app/members lists them.', { field: 'userId', status: 400 });
     }
     await repo.insertShare(deps.db, a.id, target.userId, new Date(deps.clock.now()).toISOString());
   }

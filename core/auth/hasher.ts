@@ -25,7 +25,7 @@ const VERIFY_PRIORITY = 1;
 const HASH_PRIORITY = 0;
 
 export const hashingBusy = () =>
-  new AppError(503, 'auth_busy', 'Too many sign-ins and sign-ups at once; retry in a few seconds.', { kind: 'operational', headers: { 'Retry-After': '2' } });
+  new AppError('auth_busy', 'Too many sign-ins and sign-ups at once; retry in a few seconds.', { kind: 'operational', headers: { 'Retry-After': '2' } });
 
 export function boundedHasher(opts: HasherOptions = {}): PasswordHasher {
   const cost = opts.cost ?? OWASP_SCRYPT;

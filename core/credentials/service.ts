@@ -118,4 +118,4 @@ export async function verifyCredential(deps: CredentialDeps, token: string, kind
 }
 
 export const wrongCredential = (expected: string) =>
-  new AppError(401, 'unauthorized', `A valid ${expected} is required in the Authorization: Bearer header.`, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  new AppError('unauthorized', `A valid ${expected} is required in the Authorization: Bearer header.`, { headers: { 'WWW-Authenticate': 'Bearer' } });

@@ -36,7 +36,7 @@ interface AccountCatalogue {
 }
 
 export const modelNotFound = (id: string) =>
-  new AppError(404, 'model_not_found', `The model '${id}' does not exist or is not offered to this workspace. GET /api/v1/models lists the available models.`, {
+  new AppError('model_not_found', `The model '${id}' does not exist or is not offered to this workspace. GET /api/v1/models lists the available models.`, {
     field: 'model',
     type: 'invalid_request_error',
   });
@@ -170,9 +170,8 @@ export class Catalogue {
       // The local target is the operator's configuration: name the variable that points at it.
       const what = slug === 'local' ? 'the local model target (LOCAL_LLM_BASE_URL)' : `provider account '${slug}'`;
       const fix = slug === 'local' ? ' An operator should check that LOCAL_LLM_BASE_URL is the server\'s OpenAI-compatible base (usually ending in /v1) and that the server runs (svc doctor checks it).' : ' Retry shortly.';
-      throw new AppError(502, 'catalogue_unavailable', `The model list of ${what} could not be fetched (${error}), so '${modelId}' cannot be verified.${fix}`, {
+      throw new AppError('catalogue_unavailable', `The model list of ${what} could not be fetched (${error}), so '${modelId}' cannot be verified.${fix}`, {
         field: 'model',
-        type: 'server_error',
         headers: { 'retry-after': String(Math.ceil(this.#failTtlMs / 1000)) },
       });
     }

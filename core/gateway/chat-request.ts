@@ -1,8 +1,9 @@
+import type { CodeWithStatus } from '../error-codes.ts';
 import { AppError } from '../errors.ts';
-import type { ChatRequest, EmbeddingsRequest } from './types.ts';
+import type { ChatRequest, EmbeddingsRequest } from '../wire/openai.ts';
 
-const bad = (param: string, message: string, code = 'invalid_request') =>
-  new AppError(400, code, message, { field: param, type: 'invalid_request_error' });
+const bad = (param: string, message: string, code: CodeWithStatus<400> = 'invalid_request') =>
+  new AppError(code, message, { field: param, type: 'invalid_request_error' });
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);

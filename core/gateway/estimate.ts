@@ -1,5 +1,5 @@
 import type { StreamEnd } from './tracked.ts';
-import { splitsOf, type ChatRequest, type UsageSplits } from './types.ts';
+import { splitsOf, type ChatRequest, type UsageSplits } from '../wire/openai.ts';
 
 /**
  * Token counts for a stream that ended without the upstream's usage (the client went away, the

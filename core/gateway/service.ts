@@ -10,7 +10,7 @@ import type { Catalogue, ExposedModel, Resolved } from './catalogue.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { isConduit, route, routeError, type RouteDecision } from './router/route.ts';
 import type { ConduitSettings } from './settings.ts';
-import { splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from './types.ts';
+import { splitsOf, type ChatChunk, type ChatRequest, type EmbeddingsRequest, type EmbeddingsResponse, type UsageSplits } from '../wire/openai.ts';
 import { streamUsage } from './estimate.ts';
 import { Tracked, type StreamEnd } from './tracked.ts';
 
@@ -169,10 +169,10 @@ export class Gateway {
   }
 
   async embeddings(ctx: CallContext, req: EmbeddingsRequest, admission: Admission): Promise<{ response: EmbeddingsResponse } & Served> {
-    if (isConduit(req.model)) throw new AppError(400, 'embeddings_not_supported', 'service/conduit routes chat; name an embeddings model.', { field: 'model' });
+    if (isConduit(req.model)) throw new AppError('embeddings_not_supported', 'service/conduit routes chat; name an embeddings model.', { field: 'model' });
     const resolved = await this.#d.catalogue.resolve(ctx.principal.workspaceId!, req.model);
     if (!this.#d.engine.supportsEmbeddings(resolved.model.provider)) {
-      throw new AppError(400, 'embeddings_not_supported', `The model '${req.model}' has no embeddings lane: provider ${resolved.model.provider} does not offer embeddings.`, { field: 'model' });
+      throw new AppError('embeddings_not_supported', `The model '${req.model}' has no embeddings lane: provider ${resolved.model.provider} does not offer embeddings.`, { field: 'model' });
     }
     const startedAt = this.#d.clock.now();
     const { value, used, upstreamMs } = await this.#call(ctx, [resolved], (r) => this.#d.engine.embeddings(r.target, { ...req, model: r.model.upstream }, ctx.signal));

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { UpstreamError } from '../providers/types.ts';
 import { streamUsage } from './estimate.ts';
 import { Tracked, type StreamEnd } from './tracked.ts';
-import { PARTIAL_USAGE, splitsOf, type ChatChunk, type ChatRequest, type UsageSplits } from './types.ts';
+import { PARTIAL_USAGE, splitsOf, type ChatChunk, type ChatRequest, type UsageSplits } from '../wire/openai.ts';
 
 const chunk = (o: Partial<ChatChunk> = {}): ChatChunk => ({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], ...o });
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../providers/types.ts';
-import { PARTIAL_USAGE, type ChatChunk, type ChatUsage } from './types.ts';
+import { PARTIAL_USAGE, type ChatChunk, type ChatUsage } from '../wire/openai.ts';
 
 /** How a stream ended, for accounting: reported once, however it ended. */
 export interface StreamEnd {

@@ -89,7 +89,7 @@ export async function resendInvitation(deps: InvitationDeps, workspaceId: string
   const token = issueToken('invitation');
   const now = deps.clock.now();
   const reissued = await reissueInvitation(deps.db, workspaceId, id, { tokenHash: tokenHash(deps.tokenKey, token), tokenPreview: tokenPreview(token), expiresAt: iso(now + INVITATION_TTL_MS) });
-  if (!reissued) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked; create a new one.');
+  if (!reissued) throw new AppError('invitation_closed', 'This invitation was already used or revoked; create a new one.');
   const inv = toInvitation(await getRow(deps, workspaceId, id), iso(now));
   return { ...inv, token, signUpUrl: signUpUrl(deps.appOrigin, token) };
 }
@@ -98,7 +98,7 @@ export async function revokeInvitation(deps: InvitationDeps, workspaceId: string
   const row = await getRow(deps, workspaceId, id);
   authorise(actor, row.role);
   const now = iso(deps.clock.now());
-  if (!(await revokeOpenInvitation(deps.db, workspaceId, id, now))) throw new AppError(409, 'invitation_closed', 'This invitation was already used or revoked.');
+  if (!(await revokeOpenInvitation(deps.db, workspaceId, id, now))) throw new AppError('invitation_closed', 'This invitation was already used or revoked.');
   return toInvitation(await getRow(deps, workspaceId, id), now);
 }
 

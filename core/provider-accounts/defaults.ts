@@ -1,4 +1,4 @@
-import { PROVIDERS } from '../providers/index.ts';
+import { PROVIDERS } from '../providers/registry.ts';
 import type { ProviderId } from '../providers/types.ts';
 
 export interface ProviderDefaults {

@@ -162,7 +162,7 @@ export async function listAccounts(deps: ProviderAccountDeps, workspaceId: strin
 }
 
 export async function updateAccount(deps: ProviderAccountDeps, workspaceId: string, id: string, patch: AccountPatch): Promise<ProviderAccount> {
-  if (id === LOCAL_ACCOUNT_ID) throw new AppError(409, 'local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL, not through the API.');
+  if (id === LOCAL_ACCOUNT_ID) throw new AppError('local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL, not through the API.');
   const row = await getRow(deps, workspaceId, id);
   if (!row) throw notFound('Provider account');
   const d = providerDefaults(row.provider);
@@ -186,7 +186,7 @@ export async function updateAccount(deps: ProviderAccountDeps, workspaceId: stri
 }
 
 export async function deleteAccount(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<void> {
-  if (id === LOCAL_ACCOUNT_ID) throw new AppError(409, 'local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL; unset it to remove the local target.');
+  if (id === LOCAL_ACCOUNT_ID) throw new AppError('local_account_fixed', 'The local target is configured by LOCAL_LLM_BASE_URL; unset it to remove the local target.');
   if (!(await repo.softDeleteAccount(deps.db, workspaceId, id, iso(deps.clock.now())))) throw notFound('Provider account');
 }
 

@@ -1,4 +1,4 @@
-import type { EmbeddingsResponse } from '../gateway/types.ts';
+import type { EmbeddingsResponse } from '../wire/openai.ts';
 
 /**
  * OpenAI's base64 embedding encoding: the vector's float32 values, little-endian, base64. The

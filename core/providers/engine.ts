@@ -1,11 +1,11 @@
-import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse } from '../gateway/types.ts';
+import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse } from '../wire/openai.ts';
 import { anthropicHeaders, toAnthropicRequest } from './anthropic/request.ts';
 import { toChatCompletion } from './anthropic/response.ts';
 import { anthropicChunks } from './anthropic/stream.ts';
 import type { AnthropicResponse } from './anthropic/types.ts';
 import { toBase64Embeddings } from './embeddings.ts';
 import { badResponse, errorBody, httpError, transportError } from './errors.ts';
-import { PROVIDERS } from './index.ts';
+import { PROVIDERS } from './registry.ts';
 import { openAiHeaders, toEmbeddingsRequest, toOpenAiRequest } from './openai-compatible/request.ts';
 import { openAiChunks } from './openai-compatible/stream.ts';
 import { addressPolicy } from './address-guard.ts';

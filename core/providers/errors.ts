@@ -1,4 +1,5 @@
-import type { OpenAiErrorBody } from '../gateway/types.ts';
+import { ERROR_CODES, type CodeSpec, type ErrorCode } from '../error-codes.ts';
+import type { OpenAiErrorBody } from '../wire/openai.ts';
 import { ADDRESS_REFUSED, AddressRefused } from './address-guard.ts';
 import { sanitizeUpstreamText } from './redact.ts';
 import { UpstreamError, type ProviderId } from './types.ts';
@@ -26,6 +27,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 export function errorBody(message: string, type: string, code: string | null, param: string | null = null): OpenAiErrorBody {
   return { error: { message, type, param, code } };
+}
+
+/** One of our own failure codes, with the status and type the catalogue gives it. */
+export function upstreamFailure(code: ErrorCode, message: string, opts: { noWork: boolean; retryAfterMs?: number; cause?: unknown }, param: string | null = null): UpstreamError {
+  const spec: CodeSpec = ERROR_CODES[code];
+  return new UpstreamError(spec.status, errorBody(message, spec.type ?? 'server_error', code, param), opts);
 }
 
 /** Anthropic error types → OpenAI error types. */
@@ -107,15 +114,14 @@ export function httpError(
     return new UpstreamError(429, body, retryAfterMs === undefined ? { noWork: true } : { noWork: true, retryAfterMs });
   }
   if (status === 401 || status === 403) {
-    const body = errorBody(`The ${provider} provider account was refused (${status}): ${upstreamMsg}`, 'server_error', 'upstream_auth_failed');
-    return new UpstreamError(502, body, { noWork: false });
+    return upstreamFailure('upstream_auth_failed', `The ${provider} provider account was refused (${status}): ${upstreamMsg}`, { noWork: false });
   }
   if (status >= 500 || status < 400) {
-    const body = errorBody(`The ${provider} upstream failed (${status}): ${upstreamMsg}`, 'server_error', 'upstream_error');
+    const message = `The ${provider} upstream failed (${status}): ${upstreamMsg}`;
     // 503 with Retry-After is the server saying "not now" before taking the work: retryable.
     const retryAfterMs = status === 503 ? parseRetryAfter(headers) : undefined;
-    if (retryAfterMs !== undefined) return new UpstreamError(502, body, { noWork: true, retryAfterMs });
-    return new UpstreamError(502, body, { noWork: false });
+    if (retryAfterMs !== undefined) return upstreamFailure('upstream_error', message, { noWork: true, retryAfterMs });
+    return upstreamFailure('upstream_error', message, { noWork: false });
   }
   const body = errorBody(upstreamMsg, p.type ?? 'invalid_request_error', p.code ?? null, p.param ?? null);
   return new UpstreamError(status, body, { noWork: false });
@@ -145,26 +151,26 @@ function refusedOf(e: unknown, depth = 0): AddressRefused | undefined {
 export function transportError(provider: ProviderId, e: unknown, signal?: AbortSignal): UpstreamError {
   if (e instanceof UpstreamError) return e;
   if (signal?.aborted || (e as { name?: string })?.name === 'AbortError' || codeOf(e) === 'UND_ERR_ABORTED') {
-    return new UpstreamError(499, errorBody('The client closed the request.', 'invalid_request_error', 'client_closed_request'), { noWork: false, cause: e });
+    return upstreamFailure('client_closed_request', 'The client closed the request.', { noWork: false, cause: e });
   }
   const code = codeOf(e) ?? 'unknown';
   if (code === ADDRESS_REFUSED) {
     const cls = refusedOf(e)?.addressClass ?? 'not public';
     const msg = `The ${provider} upstream's address is not public (${cls}): provider accounts may only reach public addresses unless the operator lists the host in SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS.`;
-    return new UpstreamError(502, errorBody(msg, 'server_error', 'upstream_address_refused'), { noWork: true, cause: e });
+    return upstreamFailure('upstream_address_refused', msg, { noWork: true, cause: e });
   }
   if (NO_WORK_CODES.has(code)) {
-    return new UpstreamError(502, errorBody(`The ${provider} upstream is unreachable (${code}).`, 'server_error', 'upstream_unavailable'), { noWork: true, cause: e });
+    return upstreamFailure('upstream_unavailable', `The ${provider} upstream is unreachable (${code}).`, { noWork: true, cause: e });
   }
   if (TIMEOUT_CODES.has(code)) {
-    return new UpstreamError(504, errorBody(`The ${provider} upstream timed out (${code}).`, 'server_error', 'upstream_timeout'), { noWork: false, cause: e });
+    return upstreamFailure('upstream_timeout', `The ${provider} upstream timed out (${code}).`, { noWork: false, cause: e });
   }
-  return new UpstreamError(502, errorBody(`The ${provider} upstream connection failed (${code}).`, 'server_error', 'upstream_connection_reset'), { noWork: false, cause: e });
+  return upstreamFailure('upstream_connection_reset', `The ${provider} upstream connection failed (${code}).`, { noWork: false, cause: e });
 }
 
 /** A 200 whose body is not what the protocol promises. */
 export function badResponse(provider: ProviderId, what: string): UpstreamError {
-  return new UpstreamError(502, errorBody(`The ${provider} upstream sent ${what}.`, 'server_error', 'upstream_bad_response'), { noWork: false });
+  return upstreamFailure('upstream_bad_response', `The ${provider} upstream sent ${what}.`, { noWork: false });
 }
 
 /** An error reported inside a stream after it began (OpenRouter `data: {"error":…}`, Anthropic `event: error`). */

@@ -1,3 +1,4 @@
+import { backoffMs } from '../backoff.ts';
 import { UpstreamError } from './types.ts';
 
 export interface SafeRetryOptions {
@@ -30,8 +31,7 @@ export async function withSafeRetry<T>(fn: (attempt: number) => Promise<T>, opts
     } catch (e) {
       if (!(e instanceof UpstreamError) || !e.noWork || attempt >= attempts || opts.signal?.aborted) throw e;
       if (e.retryAfterMs !== undefined && e.retryAfterMs > MAX_RETRY_AFTER_MS) throw e;
-      const backoff = base * 2 ** (attempt - 1) * (1 + Math.random() / 2);
-      const delay = Math.round(Math.max(backoff, e.retryAfterMs ?? 0));
+      const delay = backoffMs({ retries: attempt - 1, baseMs: base, jitter: 0.5, retryAfterMs: e.retryAfterMs });
       opts.onRetry?.(e, attempt, delay);
       await sleep(delay, opts.signal);
       if (opts.signal?.aborted) throw e;

@@ -1,4 +1,4 @@
-import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse, OpenAiErrorBody } from '../gateway/types.ts';
+import type { ChatChunk, ChatCompletion, ChatRequest, EmbeddingsRequest, EmbeddingsResponse, OpenAiErrorBody } from '../wire/openai.ts';
 
 export const PROVIDER_IDS = [
   'openai',

@@ -7,9 +7,8 @@ import { addEvent } from '../runs/repo/events.ts';
 import { insertNewRun, type StartInput } from '../runs/start.ts';
 import type { RunRow } from '../runs/types.ts';
 import { StoreBusy } from '../store/types.ts';
-import { AppError } from '../errors.ts';
 import { enqueue } from './repo.ts';
-import type { RunStartLimiter } from '../runs/ratelimit.ts';
+import { runStartsExceeded, type RunStartLimiter } from '../runs/ratelimit.ts';
 import type { QueueMetrics } from './metrics.ts';
 
 /** SPEC: the queue store gets five seconds to take the job before the web process runs it. */
@@ -35,7 +34,7 @@ export function queuedStarter(d: QueuedStartDeps) {
     let w = windows.get(userId);
     if (!w) windows.set(userId, (w = new SlidingWindow()));
     if (w.total(now) >= d.fallbackLimit) {
-      throw new AppError(429, 'rate_limited', `Too many run starts: at most ${d.fallbackLimit} per minute.`, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(w.msUntilAtMost(now, d.fallbackLimit - 1) / 1000))) } });
+      throw runStartsExceeded(d.fallbackLimit, Math.max(1, Math.ceil(w.msUntilAtMost(now, d.fallbackLimit - 1) / 1000)));
     }
     w.add(now);
   };

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { backoffMs } from '../backoff.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../log.ts';
@@ -159,7 +160,7 @@ export class QueueWorker {
       m?.finished.observe({ kind: job.kind }, (performance.now() - t0) / 1000);
     } catch (err) {
       this.#log.error('job failed', { jobId: job.id, kind: job.kind, error: err });
-      const backoff = Math.min(60_000, 1000 * 2 ** Math.min(job.attempts, 6));
+      const backoff = backoffMs({ retries: job.attempts, baseMs: 1000, maxMs: 60_000, maxDoublings: 6 });
       await failJob(this.#db, job, (err as Error).message ?? String(err), this.#clock.now(), this.#clock.now() + backoff).catch(() => {});
     } finally {
       clearInterval(renewer);

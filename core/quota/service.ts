@@ -223,8 +223,7 @@ export class QuotaService {
 
   #refuse(why: string, retryMs: number, limits: Record<ScopeName, Limits>, states: ScopeState[], now: number): AppError {
     const seconds = Math.max(1, Math.ceil(retryMs / 1000));
-    return new AppError(429, 'rate_limit_exceeded', `Rate limit exceeded: ${why}. Retry in ${seconds} s.`, {
-      type: 'rate_limit_error',
+    return new AppError('rate_limit_exceeded', `Rate limit exceeded: ${why}. Retry in ${seconds} s.`, {
       headers: { ...this.#headers(limits, states, now), 'retry-after': String(seconds) },
     });
   }

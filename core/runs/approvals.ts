@@ -42,11 +42,11 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
     // agent's workspace, the agent still shared with them — in the transaction that decides.
     await mayRun(q, d.agentId, d.userId);
     const flipped = await decidePending(q, approval.id, { decision, decidedBy: d.userId, decidedAt: now, signature });
-    if (flipped.changes !== 1) throw new AppError(409, 'approval_decided', 'This approval was already decided; a decision is single-use.');
+    if (flipped.changes !== 1) throw new AppError('approval_decided', 'This approval was already decided; a decision is single-use.');
     await addEvent(q, d.runId, `approval.${decision}`, { approvalId: approval.id }, now);
     if (decision === 'approved' && requeue && Number(run.durable) === 1) {
       const r = await requeueApproved(q, d.runId, approval.id);
-      if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+      if (r.changes !== 1) throw new AppError('run_not_waiting', 'The run is no longer waiting for this approval.');
       await requeue(q, d.runId, approval.id);
       await addEvent(q, d.runId, 'run.queued', { approvalId: approval.id }, now);
       return { resumed: false as const, queued: true as const };
@@ -54,13 +54,13 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
     if (decision === 'approved') {
       const token = newClaimToken();
       const r = await resumeApproved(q, d.runId, approval.id, token, now);
-      if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+      if (r.changes !== 1) throw new AppError('run_not_waiting', 'The run is no longer waiting for this approval.');
       await addEvent(q, d.runId, 'run.resumed', { approvalId: approval.id }, now);
       return { resumed: true as const, token };
     }
     await rejectWaitingStep(q, d.runId, approval.step_seq, 'error: the user rejected this tool call', now);
     const r = await cancelRejected(q, d.runId, approval.id, now);
-    if (r.changes !== 1) throw new AppError(409, 'run_not_waiting', 'The run is no longer waiting for this approval.');
+    if (r.changes !== 1) throw new AppError('run_not_waiting', 'The run is no longer waiting for this approval.');
     await addEvent(q, d.runId, 'run.cancelled', { reason: 'approval_rejected' }, now);
     return { resumed: false as const };
   });

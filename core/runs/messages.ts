@@ -1,5 +1,5 @@
 import type { AgentVersion } from '../agents/types.ts';
-import type { ChatMessage, ChatTool, ChatToolCall } from '../gateway/types.ts';
+import type { ChatMessage, ChatTool, ChatToolCall } from '../wire/openai.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import type { ConversationMessage } from './conversations.ts';
 import type { StepRow } from './types.ts';

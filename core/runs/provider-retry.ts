@@ -1,3 +1,4 @@
+import { backoffMs } from '../backoff.ts';
 import { UpstreamError } from '../providers/types.ts';
 import type { RunDeps } from './deps.ts';
 import { addEvent, countEvents } from './repo/events.ts';
@@ -29,8 +30,7 @@ export class ProviderRetry extends Error {
 
 /** 1 s, 2 s, 4 s … up to 60 s (plus up to 25% jitter), never sooner than the provider's Retry-After. */
 export function retryDelay(retriesSoFar: number, retryAfterMs: number | undefined, base = BASE_MS, max = MAX_MS): number {
-  const backoff = Math.min(max, base * 2 ** Math.min(retriesSoFar, 16)) * (1 + Math.random() / 4);
-  return Math.round(Math.max(backoff, retryAfterMs ?? 0));
+  return backoffMs({ retries: retriesSoFar, baseMs: base, maxMs: max, maxDoublings: 16, jitter: 0.25, retryAfterMs });
 }
 
 /**

@@ -67,11 +67,15 @@ export class RunStartLimiter {
       'X-RateLimit-Remaining': String(Math.max(0, this.#limit - used)),
       'X-RateLimit-Reset': String(reset),
     };
-    if (!ok) {
-      throw new AppError(429, 'rate_limited', `Too many run starts: at most ${this.#limit} per minute. Retry in ${reset} s.`, {
-        headers: { ...headers, 'Retry-After': String(reset) },
-      });
-    }
+    if (!ok) throw runStartsExceeded(this.#limit, reset, headers);
     return { headers };
   }
+}
+
+/** The run-start 429; `headers` are the X-RateLimit-* ones when the store counted the start. */
+export function runStartsExceeded(limit: number, retryAfterS: number, headers?: Record<string, string>): AppError {
+  const retry = headers ? ` Retry in ${retryAfterS} s.` : '';
+  return new AppError('rate_limited', `Too many run starts: at most ${limit} per minute.${retry}`, {
+    headers: { ...headers, 'Retry-After': String(retryAfterS) },
+  });
 }

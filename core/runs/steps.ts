@@ -1,6 +1,6 @@
 import type { AgentVersion } from '../agents/types.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
-import { splitsOf, type ChatMessage, type ChatTool } from '../gateway/types.ts';
+import { splitsOf, type ChatMessage, type ChatTool } from '../wire/openai.ts';
 import { withSafeRetry } from '../providers/retry.ts';
 import { UpstreamError } from '../providers/types.ts';
 import type { Queryable } from '../store/types.ts';

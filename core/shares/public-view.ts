@@ -30,7 +30,7 @@ export interface PublicShareDeps {
   preview: PreviewLinkDeps;
 }
 
-export const shareNotFound = () => new AppError(404, 'not_found', 'Share link not found.', { uniformBody: true });
+export const shareNotFound = () => new AppError('not_found', 'Share link not found.', { uniformBody: true });
 
 export async function openShare(deps: PublicShareDeps, token: string) {
   if (!wellFormed(token, 'share')) throw shareNotFound();

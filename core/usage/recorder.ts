@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../log.ts';
 import type { Db, SqlValue } from '../store/types.ts';
-import type { UsageSplits } from '../gateway/types.ts';
+import type { UsageSplits } from '../wire/openai.ts';
 import { insertUsageRows, STATEMENT_ROWS } from './repo.ts';
 
 export interface UsageEvent extends UsageSplits {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { backoffMs } from '../backoff.ts';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log.ts';
 import type { Clock } from '../clock.ts';
@@ -36,8 +37,7 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 /** 5 s, 10 s, 20 s … capped at 10 minutes, plus up to 10 % jitter so receivers coming back from an
  * outage are not hit by every retry in the same second. */
 export function notifyBackoffMs(attempt: number, random = Math.random): number {
-  const base = Math.min(600_000, 5000 * 2 ** Math.max(0, attempt - 1));
-  return Math.round(base * (1 + random() * 0.1));
+  return backoffMs({ retries: Math.max(0, attempt - 1), baseMs: 5000, maxMs: 600_000, jitter: 0.1, random });
 }
 
 export function signNotification(key: Buffer, body: string, unixSeconds: number): string {

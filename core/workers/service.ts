@@ -57,7 +57,7 @@ const iso = (d: WorkerDeps) => new Date(d.clock.now()).toISOString();
 /** The agent must be runnable (published, visible, member+) by the user the runs act as, in this workspace. */
 async function checkAgent(q: Queryable, agentId: string, userId: string, workspaceId: string): Promise<void> {
   const v = await runnableVersion(q, agentId, userId);
-  if (!v || v.workspaceId !== workspaceId) throw new AppError(404, 'not_found', 'Agent not found (it must be published and runnable by the Worker\'s owner).', { field: 'agentId' });
+  if (!v || v.workspaceId !== workspaceId) throw new AppError('not_found', 'Agent not found (it must be published and runnable by the Worker\'s owner).', { field: 'agentId' });
 }
 
 function normalise(d: WorkerDeps, f: Partial<WorkerFields>): Partial<WorkerFields> {
@@ -68,7 +68,7 @@ function normalise(d: WorkerDeps, f: Partial<WorkerFields>): Partial<WorkerField
 }
 
 export async function createWorker(d: WorkerDeps, c: Caller, body: WorkerFields): Promise<WorkerView & { token: string; webhookRef: string }> {
-  if (!atLeast(c.role, 'member')) throw new AppError(403, 'forbidden', 'Creating a Worker needs the member role or higher.');
+  if (!atLeast(c.role, 'member')) throw new AppError('forbidden', 'Creating a Worker needs the member role or higher.');
   const f = normalise(d, body) as WorkerFields;
   await checkAgent(d.db, f.agentId, c.userId, c.workspaceId);
   const ref = issueToken('webhook');
@@ -100,7 +100,7 @@ async function managedWorker(q: Queryable, c: Caller, id: string): Promise<Worke
   const w = await visibleWorker(q, c, id);
   // Visible means owner or admin+; the owner also needs the member role still (a viewer reads).
   if (!atLeast(c.role, 'member')) {
-    throw new AppError(403, 'forbidden', "Only the Worker's owner (member role or higher) or a workspace admin or owner may change it.");
+    throw new AppError('forbidden', "Only the Worker's owner (member role or higher) or a workspace admin or owner may change it.");
   }
   return w;
 }

@@ -22,7 +22,7 @@ import { renderTemplate } from './template.ts';
 export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 export const MAX_INPUT = 100_000;
 
-export const webhookNotFound = () => new AppError(404, 'not_found', 'Webhook not found.', { uniformBody: true });
+export const webhookNotFound = () => new AppError('not_found', 'Webhook not found.', { uniformBody: true });
 
 export interface TriggerDeps {
   tokenKey: Buffer;
@@ -49,7 +49,7 @@ async function prepare(d: TriggerDeps, input: StartInput): Promise<AgentVersion>
 
 /** The rendered input becomes the run's input text: bounded, and without a NUL (core/input-guard.ts). */
 function checkInput(text: string): void {
-  if (text.length > MAX_INPUT) throw new AppError(413, 'payload_too_large', `The rendered input is ${text.length} characters; the limit is ${MAX_INPUT}.`);
+  if (text.length > MAX_INPUT) throw new AppError('payload_too_large', `The rendered input is ${text.length} characters; the limit is ${MAX_INPUT}.`);
   if (text.includes('\0')) throw nulRefused('The rendered input');
 }
 

@@ -137,6 +137,6 @@ describe('envelope: fast lane ≡ Hono', () => {
     assert.equal(a.body, errorBody(true, refusal, undefined));
     // The app shape elsewhere (Hono only), with the request id in it.
     const nf = await send(hono.port, 'GET', '/api/nope', { 'x-request-id': 'nf-1' });
-    assert.equal(nf.body, errorBody(false, new AppError(404, 'not_found', 'No route for GET /api/nope.'), 'nf-1'));
+    assert.equal(nf.body, errorBody(false, new AppError('not_found', 'No route for GET /api/nope.'), 'nf-1'));
   });
 });

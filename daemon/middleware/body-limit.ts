@@ -8,7 +8,7 @@ export function isGatewayPath(path: string): boolean {
 }
 
 export function tooLarge(limit: number): AppError {
-  return new AppError(413, 'payload_too_large', `Request body exceeds the limit of ${limit} bytes.`);
+  return new AppError('payload_too_large', `Request body exceeds the limit of ${limit} bytes.`);
 }
 
 /**

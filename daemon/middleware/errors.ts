@@ -1,5 +1,6 @@
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ErrorCode } from '../../core/error-codes.ts';
 import { AppError, isAppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log.ts';
 import { StoreBusy } from '../../core/store/types.ts';
@@ -8,7 +9,7 @@ import { errorBody, errorHeaders, logServerError } from '../http/envelope.ts';
 import type { AppEnv } from '../types.ts';
 import { isGatewayPath } from './body-limit.ts';
 
-const HTTP_EXCEPTION_CODES: Record<number, string> = {
+const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
   408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 };
@@ -18,7 +19,7 @@ export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (err instanceof UpstreamError) {
     const e = err.body.error;
-    return new AppError(err.status, e.code ?? 'upstream_error', e.message, {
+    return AppError.relay(err.status, e.code ?? 'upstream_error', e.message, {
       type: e.type,
       cause: err,
       kind: err.status >= 500 ? 'operational' : 'user',
@@ -27,12 +28,12 @@ export function toAppError(err: unknown): AppError {
     });
   }
   if (err instanceof StoreBusy) {
-    return new AppError(503, 'store_busy', 'The store is busy; retry shortly.', { cause: err, headers: { 'Retry-After': '1' } });
+    return new AppError('store_busy', 'The store is busy; retry shortly.', { cause: err, headers: { 'Retry-After': '1' } });
   }
   if (err instanceof HTTPException && err.status < 500) {
-    return new AppError(err.status, HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request', err.message || 'Bad request.', { cause: err });
+    return new AppError(HTTP_EXCEPTION_CODES[err.status] ?? 'bad_request', err.message || 'Bad request.', { cause: err, status: err.status });
   }
-  return new AppError(500, 'internal_error', 'An internal error occurred.', { kind: 'unexpected', cause: err });
+  return new AppError('internal_error', 'An internal error occurred.', { cause: err });
 }
 
 /** The body of DESIGN.md's error model: the app shape under /api, OpenAI's under /api/v1. */
@@ -50,7 +51,7 @@ export function errorHandler(log: Logger): ErrorHandler<AppEnv> {
 
 export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
   c.set('unmatched', true);
-  return errorResponse(c, new AppError(404, 'not_found', `No route for ${c.req.method} ${c.req.path.length > 200 ? 'this path' : c.req.path}.`));
+  return errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${c.req.path.length > 200 ? 'this path' : c.req.path}.`));
 };
 
 /**

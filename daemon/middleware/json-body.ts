@@ -50,14 +50,14 @@ export async function readJsonValue(c: Context): Promise<unknown> {
 /** 415 unless the Content-Type is JSON (checked before the body is read). */
 export function requireJsonContentType(header: string | undefined): void {
   if (!isJsonContentType(header)) {
-    throw new AppError(415, 'unsupported_media_type', 'Content-Type must be application/json.');
+    throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
   }
 }
 
 /** A failed body read: the body limit's 413 passes through unchanged, anything else is a 400. */
 export function unreadableBody(err: unknown): AppError {
   const appErr = isAppError(err) ? err : isAppError((err as Error)?.cause) ? ((err as Error).cause as AppError) : undefined;
-  return appErr ?? new AppError(400, 'invalid_body', 'The request body could not be read.', { cause: err });
+  return appErr ?? new AppError('invalid_body', 'The request body could not be read.', { cause: err });
 }
 
 /** 400 invalid_json for an empty or malformed body; 400 json_too_deep / nul_not_allowed (core/input-guard.ts). */

@@ -91,7 +91,7 @@ export function activeWorkspace(core: Core): MiddlewareHandler<AppEnv> {
 export function requireRole(min: Role): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!atLeast(c.get('workspace').role, min)) {
-      throw new AppError(403, 'forbidden', `This needs the ${min} role or higher in the workspace.`);
+      throw new AppError('forbidden', `This needs the ${min} role or higher in the workspace.`);
     }
     await next();
   };

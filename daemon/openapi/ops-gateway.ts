@@ -1,7 +1,7 @@
 // /api/v1 checks bodies by hand, so schemas are written here;
 // tests run each example through the route's checker.
 import { checkChatRequest, checkEmbeddingsRequest } from '../../core/gateway/chat-request.ts';
-import { parseResponsesRequest } from '../../core/gateway/responses/index.ts';
+import { parseResponsesRequest } from '../../core/gateway/responses/request.ts';
 import type { Operation } from './types.ts';
 
 const K = 'bearer member key' as const;

@@ -23,8 +23,8 @@ export function requireOperator(core: Core, scope: AdminScope): MiddlewareHandle
   const refuse = (status: 401 | 403, surface: string, reason: string, message: string) => {
     core.metrics.authFailures.inc({ surface, reason });
     return status === 401
-      ? new AppError(401, 'unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } })
-      : new AppError(403, 'forbidden', message);
+      ? new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } })
+      : new AppError('forbidden', message);
   };
   return async (c, next) => {
     const header = c.req.header('authorization');

@@ -111,7 +111,7 @@ export function credentialRoutes(core: Core): Hono<AppEnv> {
     const wsId = await operatorOf(core.db, c.get('user').id);
     if (!wsId) {
       core.metrics.authFailures.inc({ surface: 'operator', reason: 'not_operator' });
-      throw new AppError(403, 'not_operator', 'Admin tokens are for operators: admins and owners of the operator workspace.');
+      throw new AppError('not_operator', 'Admin tokens are for operators: admins and owners of the operator workspace.');
     }
     return wsId;
   }

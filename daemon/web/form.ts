@@ -59,12 +59,12 @@ export class Form {
 }
 
 export const csrfRefused = () =>
-  new AppError(403, 'csrf_failed', 'This form expired or was sent from another site. Reload the page and try again.');
+  new AppError('csrf_failed', 'This form expired or was sent from another site. Reload the page and try again.');
 
 /** Urlencoded (415), bounded (413), CSRF compared in constant time (403). */
 export async function readForm(core: Core, c: WebContext, session: Session | undefined): Promise<Form> {
   const type = (c.req.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') throw new AppError(415, 'unsupported_media_type', 'Forms are sent as application/x-www-form-urlencoded.');
+  if (type !== 'application/x-www-form-urlencoded') throw new AppError('unsupported_media_type', 'Forms are sent as application/x-www-form-urlencoded.');
   let text: string;
   try {
     text = await c.req.text();

@@ -1,6 +1,6 @@
 /** The labelled conduit prompts; `<<DOC:n>>` and `<<CODE:n>>` markers keep the file small. */
 import { readFileSync } from 'node:fs';
-import type { ChatRequest } from '../../core/gateway/types.ts';
+import type { ChatRequest } from '../../core/wire/openai.ts';
 
 export interface LabelledPrompt {
   request: Partial<ChatRequest> & Pick<ChatRequest, 'messages'>;

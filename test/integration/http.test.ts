@@ -19,7 +19,7 @@ function testRoutes(app: App): void {
     app.post(`${base}/echo`, async (c) => c.json(await readJson(c, Echo)));
     app.post(`${base}/ignore-body`, (c) => c.json({ ok: true }));
     app.get(`${base}/app-error`, () => {
-      throw new AppError(409, 'name_taken', 'That name is taken.', { field: 'name' });
+      throw new AppError('slug_taken', 'That name is taken.', { field: 'name' });
     });
     app.get(`${base}/boom`, () => {
       throw new Error('secret internal detail');
@@ -32,7 +32,7 @@ function testRoutes(app: App): void {
     throw 'not an error object';
   });
   app.get('/api/test/rate-limited', () => {
-    throw new AppError(429, 'rate_limited', 'Slow down.', { headers: { 'Retry-After': '7' } });
+    throw new AppError('rate_limited', 'Slow down.', { headers: { 'Retry-After': '7' } });
   });
 }
 
@@ -244,13 +244,13 @@ describe('HTTP core (in-process, real SQLite)', () => {
       const res = await app.request('/api/test/app-error');
       assert.equal(res.status, 409);
       const e = await errorBody(res);
-      assert.deepEqual({ code: e.code, field: e.field, message: e.message }, { code: 'name_taken', field: 'name', message: 'That name is taken.' });
+      assert.deepEqual({ code: e.code, field: e.field, message: e.message }, { code: 'slug_taken', field: 'name', message: 'That name is taken.' });
       assert.equal(typeof e.requestId, 'string');
     });
     test('and to the OpenAI shape under /api/v1', async () => {
       const res = await app.request('/api/v1/test/app-error');
       assert.equal(res.status, 409);
-      assert.deepEqual(await res.json(), { error: { message: 'That name is taken.', type: 'invalid_request_error', param: 'name', code: 'name_taken' } });
+      assert.deepEqual(await res.json(), { error: { message: 'That name is taken.', type: 'invalid_request_error', param: 'name', code: 'slug_taken' } });
     });
     test('unexpected errors are a generic 500, logged with their detail but never sent', async () => {
       const before = fx.logs.length;

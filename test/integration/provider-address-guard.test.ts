@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { ChatRequest } from '../../core/gateway/types.ts';
-import { createProviderEngine, UpstreamError, type ProviderEngine, type Target } from '../../core/providers/index.ts';
+import type { ChatRequest } from '../../core/wire/openai.ts';
+import { createProviderEngine } from '../../core/providers/engine.ts';
+import { UpstreamError, type ProviderEngine, type Target } from '../../core/providers/types.ts';
 import type { Resolver } from '../../core/tools/http-guard.ts';
 import { fakeOpenAi, type FakeUpstream } from '../helpers/fake-upstream.ts';
 

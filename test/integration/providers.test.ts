@@ -4,8 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeFloat32 } from '../../core/providers/embeddings.ts';
-import { splitsOf, type ChatChunk, type ChatRequest } from '../../core/gateway/types.ts';
-import { createProviderEngine, PROVIDERS, UpstreamError, withSafeRetry, type ProviderEngine, type ProviderId, type Target } from '../../core/providers/index.ts';
+import { splitsOf, type ChatChunk, type ChatRequest } from '../../core/wire/openai.ts';
+import { createProviderEngine } from '../../core/providers/engine.ts';
+import { PROVIDERS } from '../../core/providers/registry.ts';
+import { withSafeRetry } from '../../core/providers/retry.ts';
+import { UpstreamError, type ProviderEngine, type ProviderId, type Target } from '../../core/providers/types.ts';
 import { fakeAnthropic, fakeOpenAi, refusingUrl, sleep, type FakeUpstream } from '../helpers/fake-upstream.ts';
 
 const KEY = 'sk-test-key';

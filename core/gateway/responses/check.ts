@@ -1,9 +1,10 @@
 /** Not zod: codes differ per field, and the budget is < 0.25 ms. */
+import type { CodeWithStatus } from '../../error-codes.ts';
 import { AppError } from '../../errors.ts';
 
 /** Every refusal is a 400 naming the offending parameter (OpenAI `param`). */
-export function refuse(code: string, param: string, message: string): AppError {
-  return new AppError(400, code, message, { field: param, type: 'invalid_request_error' });
+export function refuse(code: CodeWithStatus<400>, param: string, message: string): AppError {
+  return new AppError(code, message, { field: param, type: 'invalid_request_error' });
 }
 
 export const invalid = (param: string, message: string) => refuse('invalid_request', param, message);

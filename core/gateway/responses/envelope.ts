@@ -3,7 +3,7 @@
  * No `output_text`: the SDKs compute it, and OpenAI does not send it.
  */
 import { newId } from '../../ids.ts';
-import { splitsOf, type ChatUsage, type FinishReason } from '../types.ts';
+import { splitsOf, type ChatUsage, type FinishReason } from '../../wire/openai.ts';
 import type { OutputItem, ResponseIdentity, ResponseStatus, ResponsesMeta, ResponsesUsage } from './types.ts';
 
 export function newResponseIdentity(nowMs: number = Date.now()): ResponseIdentity {

@@ -1,5 +1,5 @@
 /** Members without a chat equivalent are refused by name. */
-import type { ResponseFormat } from '../types.ts';
+import type { ResponseFormat } from '../../wire/openai.ts';
 import { invalid, isObj, obj, oneOf, refuse, str } from './check.ts';
 import type { ReasoningEffort, ResponsesTextFormat } from './types.ts';
 

@@ -1,5 +1,5 @@
 /** `instructions` + `input` → chat `messages`; references to stored items are refused. */
-import type { ChatContentPart, ChatMessage, ChatToolCall } from '../types.ts';
+import type { ChatContentPart, ChatMessage, ChatToolCall } from '../../wire/openai.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);

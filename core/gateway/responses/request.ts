@@ -1,12 +1,13 @@
 /** A strict allowlist; decisions beyond SPEC's table: docs/responses.md. */
-import type { ChatRequest } from '../types.ts';
+import type { CodeWithStatus } from '../../error-codes.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { bool, codePoints, integer, invalid, numberIn, obj, oneOf, refuse, str } from './check.ts';
 import { parseReasoning, parseText } from './format.ts';
 import { toMessages } from './input.ts';
 import { parseToolChoice, parseTools } from './tools.ts';
 import type { ParsedResponsesRequest, ResponsesMeta } from './types.ts';
 
-const NAMED_REFUSALS: Record<string, [code: string, why: string]> = {
+const NAMED_REFUSALS: Record<string, [code: CodeWithStatus<400>, why: string]> = {
   metadata: ['metadata_not_supported', 'metadata needs stored responses; this gateway is stateless.'],
   previous_response_id: ['previous_response_id_not_supported', 'previous_response_id needs stored responses; send the whole conversation in input.'],
   conversation: ['response_state_not_supported', 'conversation state is not kept; send the whole conversation in input.'],

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatCompletion } from '../types.ts';
+import type { ChatCompletion } from '../../wire/openai.ts';
 import { parseResponsesRequest } from './request.ts';
 import { toResponsesEnvelope } from './response.ts';
 

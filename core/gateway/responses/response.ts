@@ -1,6 +1,6 @@
 /** Chat completion → non-streamed Responses object. */
 import { newId } from '../../ids.ts';
-import type { ChatCompletion } from '../types.ts';
+import type { ChatCompletion } from '../../wire/openai.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
 import type { OutputItem, OutputMessage, ResponseIdentity, ResponsesMeta } from './types.ts';
 

@@ -9,8 +9,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { UpstreamError } from '../../providers/types.ts';
-import type { ChatChunk, ChatCompletion, ChatRequest } from '../types.ts';
-import { formatSse, parseResponsesRequest, responsesEventStream, toResponsesEnvelope } from './index.ts';
+import type { ChatChunk, ChatCompletion, ChatRequest } from '../../wire/openai.ts';
+import { parseResponsesRequest } from './request.ts';
+import { toResponsesEnvelope } from './response.ts';
+import { formatSse } from './sse.ts';
+import { responsesEventStream } from './stream.ts';
 
 /** What the fake upstream says next; each test sets it. */
 let script: { completion?: ChatCompletion; chunks?: ChatChunk[]; failAfter?: number } = {};

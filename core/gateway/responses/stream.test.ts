@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChatChunk } from '../types.ts';
+import type { ChatChunk } from '../../wire/openai.ts';
 import { parseResponsesRequest } from './request.ts';
 import { formatSse } from './sse.ts';
 import { responsesEventStream } from './stream.ts';

@@ -1,5 +1,5 @@
 /** Hosted tools have no chat equivalent. */
-import type { ChatRequest, ChatTool } from '../types.ts';
+import type { ChatRequest, ChatTool } from '../../wire/openai.ts';
 import { invalid, isObj, obj, refuse, str } from './check.ts';
 import type { ResponsesFunctionTool, ResponsesToolChoice } from './types.ts';
 

@@ -1,5 +1,5 @@
 /** Only what we emit; requests become ../types.ts's chat shapes. */
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { DEFAULT_LONG_CONTEXT_TOKENS, classify } from './classify.ts';
 
 const req = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({

@@ -1,5 +1,5 @@
 /** No model call: it runs on every conduit request. Precedence: docs/conduit.md. */
-import type { ChatMessage, ChatRequest } from '../types.ts';
+import type { ChatMessage, ChatRequest } from '../../wire/openai.ts';
 import { GENERATIVE, emptyScores, isSmallTalk, scoreText } from './text-features.ts';
 import type { TextScores } from './text-features.ts';
 

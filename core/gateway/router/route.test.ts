@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isAppError } from '../../errors.ts';
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { matches } from './families.ts';
 import { CONDUIT_MODEL, isConduit, route, routeError } from './route.ts';
 

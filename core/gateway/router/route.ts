@@ -3,7 +3,7 @@
  * Memoised on exposedModels' and overrides' identity: never mutate them once passed.
  */
 import { AppError } from '../../errors.ts';
-import type { ChatRequest } from '../types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { classify } from './classify.ts';
 import type { Classification, ClassifyOptions, Task } from './classify.ts';
 import {
@@ -37,7 +37,7 @@ export interface RouteDecision extends RouteBase {
 export interface RouteFailure extends RouteBase {
   ok: false;
   chosen: null;
-  error: { status: 400 | 404; code: string; message: string };
+  error: { status: 400 | 404; code: 'model_not_found' | 'model_not_capable'; message: string };
 }
 export type RouteResult = RouteDecision | RouteFailure;
 
@@ -130,5 +130,5 @@ function planFor(exposed: readonly string[], overrides: ConduitOverrides, family
 
 /** For the HTTP layer. */
 export function routeError(r: RouteFailure): AppError {
-  return new AppError(r.error.status, r.error.code, r.error.message, { field: 'model' });
+  return new AppError(r.error.code, r.error.message, { field: 'model' });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatRequest } from '../../gateway/types.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
 import { UpstreamError } from '../types.ts';
 import { anthropicHeaders, toAnthropicRequest } from './request.ts';
 

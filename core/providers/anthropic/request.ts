@@ -1,4 +1,4 @@
-import type { ChatContentPart, ChatMessage, ChatRequest } from '../../gateway/types.ts';
+import type { ChatContentPart, ChatMessage, ChatRequest } from '../../wire/openai.ts';
 import { errorBody } from '../errors.ts';
 import { UpstreamError } from '../types.ts';
 import { ANTHROPIC_VERSION, type AnthropicBlock, type AnthropicMessage } from './types.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitsOf } from '../../gateway/types.ts';
+import { splitsOf } from '../../wire/openai.ts';
 import { finishReason, toChatCompletion, toChatUsage } from './response.ts';
 
 describe('Anthropic response → chat completion', () => {

@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason } from '../../gateway/types.ts';
+import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason } from '../../wire/openai.ts';
 import type { AnthropicResponse, AnthropicUsage } from './types.ts';
 
 /**

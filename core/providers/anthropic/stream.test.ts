@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatChunk } from '../../gateway/types.ts';
+import type { ChatChunk } from '../../wire/openai.ts';
 import { UpstreamError } from '../types.ts';
 import { anthropicChunks } from './stream.ts';
 

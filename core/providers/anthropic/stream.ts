@@ -1,4 +1,4 @@
-import { PARTIAL_USAGE, type ChatChunk } from '../../gateway/types.ts';
+import { PARTIAL_USAGE, type ChatChunk } from '../../wire/openai.ts';
 import { badResponse, streamError } from '../errors.ts';
 import { SseParser } from '../sse.ts';
 import type { ProviderId } from '../types.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatRequest } from '../../gateway/types.ts';
-import { PROVIDERS } from '../index.ts';
+import type { ChatRequest } from '../../wire/openai.ts';
+import { PROVIDERS } from '../registry.ts';
 import { openAiHeaders, toEmbeddingsRequest, toOpenAiRequest } from './request.ts';
 
 const base: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 0.3, seed: 7, user: 'u1', reasoning_effort: 'low', max_completion_tokens: 50, response_format: { type: 'json_object' } };

@@ -1,5 +1,5 @@
-import type { ChatRequest, EmbeddingsRequest } from '../../gateway/types.ts';
-import type { ProviderQuirks } from '../index.ts';
+import type { ChatRequest, EmbeddingsRequest } from '../../wire/openai.ts';
+import type { ProviderQuirks } from '../registry.ts';
 
 /**
  * Chat request → an OpenAI-compatible upstream. Everything the upstream accepts goes through

@@ -1,4 +1,4 @@
-import { RAW_JSON, type ChatChunk, type ChatUsage } from '../../gateway/types.ts';
+import { RAW_JSON, type ChatChunk, type ChatUsage } from '../../wire/openai.ts';
 import { badResponse, streamError } from '../errors.ts';
 import { SseParser } from '../sse.ts';
 import { DONE } from '../upstream-call.ts';

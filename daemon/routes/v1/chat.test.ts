@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RAW_JSON, type ChatChunk } from '../../../core/gateway/types.ts';
+import { RAW_JSON, type ChatChunk } from '../../../core/wire/openai.ts';
 import { sseChunk } from './chat.ts';
 
 const chunk = (): ChatChunk => ({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }] });

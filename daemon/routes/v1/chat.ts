@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { checkChatRequest } from '../../../core/gateway/chat-request.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import type { CallContext } from '../../../core/gateway/service.ts';
-import { RAW_JSON, type ChatChunk, type ChatCompletion } from '../../../core/gateway/types.ts';
+import { RAW_JSON, type ChatChunk, type ChatCompletion } from '../../../core/wire/openai.ts';
 import type { Principal } from '../../../core/credentials/types.ts';
 import { readJsonValue } from '../../middleware/json-body.ts';
 import type { AppEnv } from '../../types.ts';

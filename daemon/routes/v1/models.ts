@@ -42,6 +42,6 @@ function decodedId(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new AppError(400, 'invalid_model_id', 'The model id in the path is not valid percent-encoding (UTF-8).', { field: 'model', type: 'invalid_request_error' });
+    throw new AppError('invalid_model_id', 'The model id in the path is not valid percent-encoding (UTF-8).', { field: 'model' });
   }
 }

@@ -1,5 +1,8 @@
 import { Hono } from 'hono';
-import { formatSse, parseResponsesRequest, responsesEventStream, toResponsesEnvelope } from '../../../core/gateway/responses/index.ts';
+import { parseResponsesRequest } from '../../../core/gateway/responses/request.ts';
+import { toResponsesEnvelope } from '../../../core/gateway/responses/response.ts';
+import { formatSse } from '../../../core/gateway/responses/sse.ts';
+import { responsesEventStream } from '../../../core/gateway/responses/stream.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import type { CallContext } from '../../../core/gateway/service.ts';
 import { readJsonValue } from '../../middleware/json-body.ts';

@@ -2,7 +2,7 @@
 import { LOCAL_ACCOUNT_ID, type ProviderAccount } from '../../../core/provider-accounts/types.ts';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../../core/provider-accounts/service.ts';
 import { testConnection, type ConnectionTest } from '../../../core/provider-accounts/test-connection.ts';
-import { PROVIDERS } from '../../../core/providers/index.ts';
+import { PROVIDERS } from '../../../core/providers/registry.ts';
 import { PROVIDER_IDS } from '../../../core/providers/types.ts';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { notFound } from '../../../core/errors.ts';

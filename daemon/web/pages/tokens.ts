@@ -3,7 +3,7 @@ import { atLeast } from '../../../core/accounts/roles.ts';
 import { listMembers } from '../../../core/accounts/members.ts';
 import { getCredential, issueCredential, listCredentials, revokeCredential } from '../../../core/credentials/service.ts';
 import { ADMIN_SCOPES, type CredentialKind, type CredentialView } from '../../../core/credentials/types.ts';
-import { badRequest, notFound } from '../../../core/errors.ts';
+import { AppError, badRequest, notFound } from '../../../core/errors.ts';
 import { credentialDeps } from '../../routes/credentials.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors, type Form } from '../form.ts';
@@ -121,7 +121,7 @@ ${rows('admin', admins, false)}
 
   create('admin', async (s, f) => {
     const ws = s.workspaces.find((w) => w.operator && atLeast(w.role, 'admin'));
-    if (!s.operator || !ws) throw badRequest('not_operator', 'Admin tokens are for operators: admins and owners of the operator workspace.');
+    if (!s.operator || !ws) throw new AppError('not_operator', 'Admin tokens are for operators: admins and owners of the operator workspace.', { status: 400 });
     const scopes = ADMIN_SCOPES.filter((sc) => f.has(`scope.${sc}`));
     if (scopes.length === 0) throw badRequest('invalid_request', 'Pick at least one scope.', 'scope.usage:read');
     return issueCredential(deps, { kind: 'admin', userId: s.user.id, workspaceId: ws.id, name: name(f), scopes, expiresAt: expiry(f) });

@@ -116,8 +116,3 @@ export function resolveBaseUrl(id: ProviderId, baseUrl?: string | null): string 
   if (!url) throw new Error(`provider ${id} needs a base URL`);
   return url.replace(/\/+$/, '');
 }
-
-export { PROVIDER_IDS, UpstreamError } from './types.ts';
-export type { ChatResult, ProviderEngine, ProviderId, Target } from './types.ts';
-export { createProviderEngine, type EngineOptions } from './engine.ts';
-export { withSafeRetry, type SafeRetryOptions } from './retry.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { isProviderId, PROVIDER_IDS, PROVIDERS, resolveBaseUrl } from './index.ts';
+import { isProviderId, PROVIDERS, resolveBaseUrl } from './registry.ts';
+import { PROVIDER_IDS } from './types.ts';
 
 it('lists every provider once, as data, with the documented defaults', () => {
   assert.deepEqual(Object.keys(PROVIDERS).sort(), [...PROVIDER_IDS].sort());
