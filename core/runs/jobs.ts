@@ -1,8 +1,8 @@
-import { executeRun } from '../runs/executor.ts';
-import type { RunDeps } from '../runs/deps.ts';
-import { addEvent } from '../runs/repo.ts';
-import type { Job } from './jobs.ts';
-import type { JobContext, JobOutcome } from './worker.ts';
+import { executeRun } from './executor.ts';
+import type { RunDeps } from './deps.ts';
+import { addEvent } from './repo.ts';
+import type { Job } from '../queue/jobs.ts';
+import type { JobContext, JobOutcome } from '../queue/worker.ts';
 
 /**
  * A queued run's job. The run takes the job's claim token as its own, so exactly one executor
