@@ -2,6 +2,7 @@
 // services as /api/app, mounted at `/` by daemon/app.ts. One file per page group under pages/.
 import type { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import type { AppEnv } from '../types.ts';
 import { webAssets } from './assets.ts';
 import { accountPages } from './pages/account.ts';
@@ -18,8 +19,8 @@ import { runPages } from './pages/runs.ts';
 import { tokenPages } from './pages/tokens.ts';
 import { createWeb } from './router.ts';
 
-export function workbenchRoutes(core: Core): Hono<AppEnv> {
-  const { web, app } = createWeb(core);
+export function workbenchRoutes(core: Core, services: Services): Hono<AppEnv> {
+  const { web, app } = createWeb(core, services);
   // Built (or read from the binary) at start, so the first page does not wait for it.
   void webAssets().catch((err: unknown) => core.log.error('workbench assets could not be built', { error: err }));
 
