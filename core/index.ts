@@ -8,9 +8,8 @@ import type { ScryptCost } from './auth/password.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 
 /**
- * The composition root: everything a process (serve, worker, CLI commands) works with, built once
- * and passed down. Later issues hang their domain services (auth, gateway, runs, …) on this object;
- * keep it free of HTTP concerns so the daemon, the worker and the CLI share it unchanged.
+ * What every process (serve, worker, CLI commands) works with, built once and passed down; the
+ * domain services are built from it in core/services.ts. No HTTP concerns here.
  */
 export interface Core {
   readonly config: Config;

@@ -17,7 +17,7 @@ import { publicWebhookRoutes } from './routes/public-webhooks.ts';
 import { gatewayRoutes } from './routes/v1/index.ts';
 import { runRoutes } from './routes/runs.ts';
 import { workbenchRoutes } from './web/index.ts';
-import { gatewayOf, type GatewayOptions } from '../core/gateway/runtime.ts';
+import type { Services } from '../core/services.ts';
 import { chatLane } from './http/fast-chat.ts';
 import { firstOf, healthLane, readinessLane, type FastLane } from './http/fast-lane.ts';
 import type { AppEnv } from './types.ts';
@@ -28,9 +28,7 @@ export type App = Hono<AppEnv> & { readonly fastLane?: FastLane };
 export interface AppOptions {
   readiness?: ReadinessOptions;
   /** Registers extra routes behind the same middleware (tests, and later issues' surfaces). */
-  routes?: (app: App, core: Core) => void;
-  /** Gateway parts to replace (tests). */
-  gateway?: GatewayOptions;
+  routes?: (app: App, core: Core, services: Services) => void;
 }
 
 /**
@@ -38,7 +36,7 @@ export interface AppOptions {
  * first so every later line and error body carries the id, and it sees the final status (errors
  * are turned into responses inside `next()` by onError).
  */
-export function createApp(core: Core, opts: AppOptions = {}): App {
+export function createApp(core: Core, services: Services, opts: AppOptions = {}): App {
   const app = new Hono<AppEnv>();
   const readiness = createReadiness(core, opts.readiness);
   app.use('*', envelope(core));
@@ -49,20 +47,20 @@ export function createApp(core: Core, opts: AppOptions = {}): App {
   app.use('*', refuseNul());
 
   app.route('/api/health', healthRoutes(readiness));
-  app.route('/api/auth', authRoutes(core));
-  app.route('/api/app', appSurface(core));
-  app.route('/api/admin', adminRoutes(core));
-  app.route('/api/public/webhooks', publicWebhookRoutes(core));
-  app.route('/api/public/share', publicShareRoutes(core));
-  app.route('/api/activation', activationRoutes(core));
-  app.route('/api/v1', gatewayRoutes(core, opts.gateway));
-  app.route('/api/agents', runRoutes(core));
+  app.route('/api/auth', authRoutes(core, services));
+  app.route('/api/app', appSurface(core, services));
+  app.route('/api/admin', adminRoutes(core, services));
+  app.route('/api/public/webhooks', publicWebhookRoutes(core, services));
+  app.route('/api/public/share', publicShareRoutes(core, services));
+  app.route('/api/activation', activationRoutes(core, services));
+  app.route('/api/v1', gatewayRoutes(core, services));
+  app.route('/api/agents', runRoutes(core, services));
   app.route('/api', openApiRoutes());
-  app.route('/', workbenchRoutes(core));
-  opts.routes?.(app, core);
+  app.route('/', workbenchRoutes(core, services));
+  opts.routes?.(app, core, services);
 
   app.onError(errorHandler(core.log));
   app.notFound(notFoundHandler);
-  const fastLane = firstOf(healthLane(core), readinessLane(core, readiness), chatLane(core, gatewayOf(core, opts.gateway)));
+  const fastLane = firstOf(healthLane(core), readinessLane(core, readiness), chatLane(core, services.gateway, services.credentials));
   return Object.assign(app, { fastLane });
 }

@@ -1,13 +1,14 @@
 import type { Core } from '../core/index.ts';
-import { createScheduler, type Scheduler } from '../core/scheduler/index.ts';
+import type { Scheduler } from '../core/scheduler/index.ts';
+import type { Services } from '../core/services.ts';
 
 /**
  * Starts this process's scheduler component (`svc serve` and `svc worker` both run one; leader
  * election decides which of them enqueues ticks) and stops it — releasing the file lock or the
  * lease — before the store closes.
  */
-export function startScheduler(core: Core): Scheduler {
-  const s = createScheduler(core);
+export function startScheduler(core: Core, services: Services): Scheduler {
+  const s = services.scheduler;
   s.start();
   core.onClose(() => s.stop());
   core.log.info('scheduler started', { scheduler: s.id, mode: s.mode, tickMs: core.config.SERVICE_SCHEDULER_TICK_MS });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Core } from '../core/index.ts';
+import type { Services } from '../core/services.ts';
 import type { App } from './app.ts';
 import { firstOf, healthLane, readinessLane } from './http/fast-lane.ts';
 import { createReadiness } from './readiness.ts';
@@ -43,7 +44,7 @@ export interface StartOptions {
   port: number;
   host: string;
   /**
-   * An app built by the caller (tests add routes). Default: createApp(core), built on the first
+   * An app built by the caller (tests add routes). Default: createApp(core, services), built on the first
    * request the probe fast paths do not answer (see startServer).
    */
   app?: App;
@@ -62,14 +63,14 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  * /api/health/ready are answered by the same fast paths that serve them later; every other request
  * waits for the app (tens of ms, once) and is then handled exactly as before.
  */
-export async function startServer(core: Core, opts: StartOptions): Promise<ServerHandle> {
+export async function startServer(core: Core, services: Services, opts: StartOptions): Promise<ServerHandle> {
   let handler: Handler | undefined;
   let loading: Promise<Handler> | undefined;
   const load = (): Promise<Handler> =>
     (loading ??= (async () => {
       const [{ getRequestListener }, built] = await Promise.all([
         import('@hono/node-server'),
-        opts.app ?? import('./app.ts').then((m) => m.createApp(core)),
+        opts.app ?? import('./app.ts').then((m) => m.createApp(core, services)),
       ]);
       // Tracking runs first (a fast-path answer may be written before any await); then the hot
       // routes on plain node:http (the app's fast lane), everything else through Hono.
@@ -107,7 +108,7 @@ export async function startServer(core: Core, opts: StartOptions): Promise<Serve
       track(res);
       // The preview origin (generated apps, untrusted code) is decided first, on the Host header:
       // no app route, fast path or probe ever answers there (daemon/preview/).
-      if (forPreview(req)) return (preview ??= previewHandler(core))(req, res);
+      if (forPreview(req)) return (preview ??= previewHandler(core, services.preview))(req, res);
       if (handler) return handler(req, res);
       if (early?.(req, res)) return;
       load().then(

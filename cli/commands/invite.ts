@@ -1,6 +1,5 @@
 import { operatorWorkspace, workspacesByIdOrName } from '../../core/accounts/repo.ts';
 import type { Core } from '../../core/index.ts';
-import { isAppError } from '../../core/errors.ts';
 import { deliverInvitation } from '../../core/invitations/delivery.ts';
 import {
   createInvitation,
@@ -13,7 +12,8 @@ import {
 } from '../../core/invitations/service.ts';
 import type { IssuedInvitation } from '../../core/invitations/types.ts';
 import { plainTable } from '../ui/invitation-columns.ts';
-import { CliError, openStoreCore } from './invite-store.ts';
+import { CliError, runTool } from '../command.ts';
+import type { Services } from '../../core/services.ts';
 
 /**
  * `svc invite create|list|resend|revoke`: the operator's terminal tool, working on the store
@@ -32,6 +32,7 @@ export interface InviteIo {
 
 interface Ctx {
   core: Core;
+  services: Services;
   deps: InvitationDeps;
   out: (text: string) => void;
   err: (text: string) => void;
@@ -42,21 +43,10 @@ interface Workspace {
   name: string;
 }
 
-async function run(sub: string, io: InviteIo, fn: (ctx: Ctx) => Promise<void>): Promise<void> {
+function run(sub: string, io: InviteIo, fn: (ctx: Ctx) => Promise<void>): Promise<void> {
   const out = io.stdout ?? ((t: string) => void process.stdout.write(t));
   const err = io.stderr ?? ((t: string) => void process.stderr.write(t));
-  let core: Core | undefined;
-  try {
-    core = await openStoreCore(io.env ?? process.env);
-    const deps = { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN };
-    await fn({ core, deps, out, err });
-  } catch (e) {
-    if (!(e instanceof CliError) && !isAppError(e)) throw e;
-    err(`svc invite ${sub}: ${e.message}\n`);
-    process.exitCode = 1;
-  } finally {
-    await core?.close().catch(() => {});
-  }
+  return runTool(`svc invite ${sub}`, { ...(io.env ? { env: io.env } : {}), stderr: err }, ({ core, services }) => fn({ core, services, deps: services.invitations, out, err }));
 }
 
 /** `--workspace` by id or exact name; by default the operator workspace (the first account's). */
@@ -88,11 +78,7 @@ async function workspaceOf(core: Core, id: string, wanted: string | undefined): 
 async function deliver(ctx: Ctx, inv: IssuedInvitation, ws: Workspace): Promise<IssuedInvitation> {
   const { core } = ctx;
   if (!core.config.SERVICE_INVITATION_EMAIL_URL) return inv;
-  await deliverInvitation(
-    { db: core.db, clock: core.clock, log: core.log, relayUrl: core.config.SERVICE_INVITATION_EMAIL_URL, secret: core.secrets.SERVICE_INVITATION_EMAIL_SECRET },
-    inv,
-    ws.name,
-  );
+  await deliverInvitation(ctx.services.invitationDelivery, inv, ws.name);
   const now = (await listInvitations(ctx.deps, ws.id)).find((i) => i.id === inv.id);
   return now ? { ...inv, deliveryStatus: now.deliveryStatus, deliveryDetail: now.deliveryDetail } : inv;
 }

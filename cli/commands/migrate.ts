@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from '../../core/config/index.ts';
+import { problemsText } from '../command.ts';
 import { migrate as applyMigrations, migrationStatus, openDb, type Db, type MigrationStatus } from '../../core/store/index.ts';
 
 /**
@@ -34,7 +35,7 @@ export async function migrate(opts: MigrateCommandOptions = {}, io: MigrateIo = 
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     if (opts.json) out(JSON.stringify({ ok: false, error: { code: 'invalid_config', message: e.message, problems: e.problems } }, null, 2) + '\n');
-    else err(`svc migrate: invalid configuration:\n${e.problems.map((p) => `  - ${p}\n`).join('')}`);
+    else err(problemsText('svc migrate', e.problems));
     process.exitCode = 1;
     return;
   }

@@ -1,14 +1,13 @@
-import { ConfigError, loadConfig, type LoadedConfig } from '../../core/config/index.ts';
-import { openCore, type Core } from '../../core/index.ts';
+import type { Core } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
+import type { Services } from '../../core/services.ts';
 import { migrate, migrationStatus } from '../../core/store/index.ts';
 import { newerThanBinary } from '../../core/store/migrations.ts';
-import { startServer } from '../../daemon/server.ts';
-import { installShutdown } from '../../daemon/shutdown.ts';
+import { startServer, type ServerHandle } from '../../daemon/server.ts';
 import { VERSION } from '../../core/version.ts';
-import { queueOf } from '../../core/queue/runtime.ts';
 import { startScheduler } from '../../daemon/scheduler.ts';
 import { explainError } from '../explain-error.ts';
+import { loadConfigOrExplain, onStopSignals, openProcess } from '../command.ts';
 import { isEmptyStore } from '../../core/accounts/bootstrap.ts';
 
 /**
@@ -17,20 +16,13 @@ import { isEmptyStore } from '../../core/accounts/bootstrap.ts';
  * together are fine) unless --no-migrate, which refuses to start instead. See docs/operations.md.
  */
 export async function serve(opts: { migrate: boolean }): Promise<void> {
-  let loaded: LoadedConfig;
-  try {
-    loaded = loadConfig(process.env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write('svc: invalid configuration, not starting:\n');
-    for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
-    process.exit(1);
-  }
+  const loaded = loadConfigOrExplain('svc', {}, ', not starting');
+  if (!loaded) return;
   const { config, warnings } = loaded;
   const log = createLogger(config.SERVICE_LOG_LEVEL);
   for (const w of warnings) log.warn(w);
 
-  const core = await openCore(config, { log });
+  const { core, services } = await openProcess(loaded, log);
   try {
     await prepareSchema(core, opts.migrate);
   } catch (err) {
@@ -41,11 +33,11 @@ export async function serve(opts: { migrate: boolean }): Promise<void> {
     process.exit(1);
   }
 
-  const handle = await startServer(core, { port: config.PORT, host: config.SERVICE_HOST });
-  installShutdown(core, handle);
-  startEmbeddedWorkers(core);
+  const handle = await startServer(core, services, { port: config.PORT, host: config.SERVICE_HOST });
+  onStopSignals((signal) => drain(core, handle, signal), { log });
+  startEmbeddedWorkers(core, services);
   // Every process runs the scheduler component; SERVICE_SCHEDULER_LEADER_MODE decides who enqueues.
-  startScheduler(core);
+  startScheduler(core, services);
   sealLegacyToolSecrets(core);
   collectStartupGarbage();
   const address = `http://${handle.host.includes(':') ? `[${handle.host}]` : handle.host}:${handle.port}`;
@@ -65,13 +57,22 @@ export async function serve(opts: { migrate: boolean }): Promise<void> {
 
 /** SERVICE_EMBEDDED_WORKERS (auto: 2 on SQLite, 0 on PostgreSQL): queue workers in this process.
  * Stopped (in-flight runs finish their step or hand back) before the store closes. */
-function startEmbeddedWorkers(core: Core): void {
+function startEmbeddedWorkers(core: Core, services: Services): void {
   const n = core.config.SERVICE_EMBEDDED_WORKERS === 'auto' ? (core.config.SERVICE_STORE === 'sqlite' ? 2 : 0) : core.config.SERVICE_EMBEDDED_WORKERS;
   if (n === 0) return;
-  const w = queueOf(core).worker({ concurrency: n, leaseMs: core.config.SERVICE_JOB_LEASE_MS });
+  const w = services.queue.worker({ concurrency: n, leaseMs: core.config.SERVICE_JOB_LEASE_MS });
   core.onClose(() => w.stop(core.config.SERVICE_SHUTDOWN_TIMEOUT_MS));
   void w.start().catch((err: unknown) => core.log.error('embedded worker stopped', { error: err }));
   core.log.info('embedded queue workers started', { concurrency: n });
+}
+
+/** Drains the server (up to SERVICE_SHUTDOWN_TIMEOUT_MS, then forced), then closes the store. */
+async function drain(core: Core, handle: ServerHandle, signal: NodeJS.Signals): Promise<void> {
+  const started = performance.now();
+  core.log.info('stopping', { signal, timeoutMs: core.config.SERVICE_SHUTDOWN_TIMEOUT_MS });
+  const { forced } = await handle.close();
+  await core.close();
+  core.log.info('stopped', { signal, forced, durationMs: Math.round(performance.now() - started) });
 }
 
 async function prepareSchema(core: Core, apply: boolean): Promise<void> {

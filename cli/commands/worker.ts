@@ -1,9 +1,7 @@
-import { ConfigError, loadConfig } from '../../core/config/index.ts';
-import { openCore } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
-import { queueOf } from '../../core/queue/runtime.ts';
 import { migrationStatus } from '../../core/store/index.ts';
 import { startScheduler } from '../../daemon/scheduler.ts';
+import { loadConfigOrExplain, onStopSignals, openProcess } from '../command.ts';
 
 export interface WorkerCommandOptions {
   concurrency: string;
@@ -19,21 +17,15 @@ export interface WorkerCommandOptions {
  * keeps them from repeating a provider call. `--once` processes what is due and exits.
  */
 export async function worker(opts: WorkerCommandOptions): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env).config;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write('svc: invalid configuration, not starting:\n');
-    for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
-    process.exit(1);
-  }
+  const loaded = loadConfigOrExplain('svc', {}, ', not starting');
+  if (!loaded) return;
+  const { config } = loaded;
   const concurrency = Number(opts.concurrency);
   const stopTimeout = Number(opts.stopTimeout);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new Error('--concurrency must be an integer from 1 to 256');
   if (!Number.isFinite(stopTimeout) || stopTimeout < 0) throw new Error('--stop-timeout must be a number of milliseconds');
   const log = createLogger(config.SERVICE_LOG_LEVEL);
-  const core = await openCore(config, { log });
+  const { core, services } = await openProcess(loaded, log);
   const status = await migrationStatus(core.db);
   if (status.pending.length > 0 || status.newerThanBinary) {
     await core.close();
@@ -44,23 +36,17 @@ export async function worker(opts: WorkerCommandOptions): Promise<void> {
     );
     process.exit(1);
   }
-  const w = queueOf(core).worker({ concurrency, leaseMs: config.SERVICE_JOB_LEASE_MS, once: opts.once === true });
+  const w = services.queue.worker({ concurrency, leaseMs: config.SERVICE_JOB_LEASE_MS, once: opts.once === true });
   log.info('worker started', { id: w.id, concurrency, store: config.SERVICE_STORE, once: opts.once === true });
   // A long-running worker also runs the scheduler component (leader election decides who
   // enqueues); `--once` does not campaign. Stopped by core.close(), which releases the lock/lease.
-  if (!opts.once) startScheduler(core);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
-    stopping = true;
+  if (!opts.once) startScheduler(core, services);
+  onStopSignals(async (signal) => {
     log.info('worker stopping', { signal, inflight: w.inflight, timeoutMs: stopTimeout });
     await w.stop(stopTimeout);
     await core.close();
     log.info('worker stopped', { signal });
-    process.exit(0);
-  };
-  process.on('SIGTERM', (s) => void stop(s));
-  process.on('SIGINT', (s) => void stop(s));
+  });
   await w.start();
   if (opts.once) {
     await w.stop(stopTimeout);

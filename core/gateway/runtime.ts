@@ -5,7 +5,7 @@ import type { ProviderEngine } from '../providers/types.ts';
 import { LimitsStore } from '../quota/limits.ts';
 import { QuotaService } from '../quota/service.ts';
 import { UsageRecorder } from '../usage/recorder.ts';
-import { createVault, type Vault } from '../vault/index.ts';
+import type { Vault } from '../vault/index.ts';
 import { Catalogue } from './catalogue.ts';
 import { gatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import { Gateway } from './service.ts';
@@ -24,25 +24,16 @@ export interface GatewayRuntime {
   metrics: GatewayMetrics;
 }
 
-const runtimes = new WeakMap<Core, GatewayRuntime>();
-
 export interface GatewayOptions {
   /** Replace the engine (tests count or fake calls); default: undici pools per upstream. */
   engine?: ProviderEngine;
   usageFlushMs?: number;
 }
 
-/**
- * The gateway's parts for one Core, built on first use (CLI commands that never call a model never
- * load the engine). Usage rows are flushed and upstream pools closed when the Core closes.
- */
-export function gatewayOf(core: Core, opts: GatewayOptions = {}): GatewayRuntime {
-  const hit = runtimes.get(core);
-  if (hit) return hit;
+/** The gateway's parts for one Core; usage is flushed and pools closed when the Core closes. */
+export function createGateway(core: Core, accounts: ProviderAccountDeps, opts: GatewayOptions = {}): GatewayRuntime {
   const { db, clock, log, config } = core;
-  const vault = createVault(core.secrets.SERVICE_VAULT_KEY);
-  const allowedPrivateHosts = config.SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS;
-  const accounts: ProviderAccountDeps = { db, clock, vault, localBaseUrl: config.localLlmBaseUrl, allowedPrivateHosts };
+  const { vault, allowedPrivateHosts } = accounts;
   // One bound for both waits: the first byte, and the silence between two chunks of a body (a stalled
   // stream ends with an error event instead of holding the client and the quota for 10 minutes).
   const timeout = config.SERVICE_UPSTREAM_TIMEOUT_MS;
@@ -66,7 +57,6 @@ export function gatewayOf(core: Core, opts: GatewayOptions = {}): GatewayRuntime
   const metrics = gatewayMetrics(core.metrics.registry);
   const gateway = new Gateway({ engine, catalogue, quota, usage, conduit, metrics, clock, log });
   const rt: GatewayRuntime = { gateway, engine, catalogue, quota, limits, usage, conduit, vault, accounts, metrics };
-  runtimes.set(core, rt);
   core.onClose(async () => {
     await usage.close();
     await engine.close();

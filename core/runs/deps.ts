@@ -36,7 +36,7 @@ export interface RunDeps {
   /**
    * Called inside the transaction that writes a run's terminal status (completed, failed,
    * timed_out, cancelled by its executor). Must only write small rows (it holds that transaction):
-   * the queue runtime enqueues a Worker's end-of-run notification here. Set by queueOf().
+   * core/services.ts passes the Workers' notification enqueue here.
    */
-  onEnd?: (q: Queryable, run: RunRow, status: RunStatus) => Promise<void>;
+  readonly onEnd?: (q: Queryable, run: RunRow, status: RunStatus) => Promise<void>;
 }

@@ -1,8 +1,8 @@
 import { deriveKey } from '../auth/keys.ts';
 import { checkVersionTarget } from '../agents/target.ts';
-import { gatewayOf } from '../gateway/runtime.ts';
+import type { GatewayRuntime } from '../gateway/runtime.ts';
 import type { Core } from '../index.ts';
-import { sandboxOf } from '../sandbox/index.ts';
+import type { Sandbox } from '../sandbox/index.ts';
 import { toolLimitsFromConfig, toolLookup } from '../tools/registry.ts';
 import type { RunDeps } from './deps.ts';
 import { runMetrics } from './metrics.ts';
@@ -14,33 +14,39 @@ export interface RunsRuntime {
   limiter: RunStartLimiter;
 }
 
-const runtimes = new WeakMap<Core, RunsRuntime>();
+export interface RunsParts {
+  gateway: GatewayRuntime;
+  sandbox: Sandbox;
+  onEnd?: RunDeps['onEnd'];
+}
+
+export interface RunsOptions {
+  watchIntervalMs?: number;
+}
 
 /** The run engine's parts for one Core (shared by the web process and `svc worker`). */
-export function runsOf(core: Core, opts: { watchIntervalMs?: number } = {}): RunsRuntime {
-  const hit = runtimes.get(core);
-  if (hit) return hit;
-  const rt = gatewayOf(core);
+export function createRuns(core: Core, parts: RunsParts, opts: RunsOptions = {}): RunsRuntime {
+  const { db, clock, log } = core;
+  const rt = parts.gateway;
   const metrics = runMetrics(core.metrics.registry, async () =>
     countPendingApprovals(core.db),
   );
   const deps: RunDeps = {
-    db: core.db,
-    clock: core.clock,
-    log: core.log,
+    db,
+    clock,
+    log,
     engine: rt.engine,
     usage: rt.usage,
     resolve: (v, account) => checkVersionTarget(rt, v, account),
     tool: toolLookup(core.config),
     toolLimits: toolLimitsFromConfig(core.config),
     vault: rt.vault,
-    sandbox: sandboxOf(core),
+    sandbox: parts.sandbox,
     approvalKey: deriveKey(core.secrets.SERVICE_APPROVAL_SECRET, 'approval'),
     metrics,
     ...(opts.watchIntervalMs !== undefined ? { watchIntervalMs: opts.watchIntervalMs } : {}),
+    ...(parts.onEnd ? { onEnd: parts.onEnd } : {}),
   };
-  const limiter = new RunStartLimiter({ db: core.db, clock: core.clock }, core.config.RATE_LIMIT_CHAT_PER_MINUTE, deriveKey(core.secrets.SERVICE_RATE_LIMIT_SECRET, 'run-start'));
-  const r = { deps, limiter };
-  runtimes.set(core, r);
-  return r;
+  const limiter = new RunStartLimiter({ db, clock }, core.config.RATE_LIMIT_CHAT_PER_MINUTE, deriveKey(core.secrets.SERVICE_RATE_LIMIT_SECRET, 'run-start'));
+  return { deps, limiter };
 }

@@ -1,5 +1,4 @@
 import type { Config } from '../config/load.ts';
-import type { Core } from '../index.ts';
 import { containerSandbox, type ContainerOptions } from './container.ts';
 import { noneSandbox } from './none.ts';
 import type { Sandbox, SandboxLimits } from './types.ts';
@@ -33,18 +32,4 @@ export function createSandbox(c: SandboxConfig, opts: ContainerOptions = {}): Sa
   return c.SERVICE_SANDBOX_DRIVER === 'none'
     ? noneSandbox(c.SERVICE_SANDBOX_RUNTIME, limits, c.SERVICE_SANDBOX_PYTHON)
     : containerSandbox(c.SERVICE_SANDBOX_RUNTIME, limits, c.SERVICE_SANDBOX_PYTHON, opts);
-}
-
-const sandboxes = new WeakMap<Core, Sandbox>();
-
-/** One per Core; closing the Core kills what still runs. */
-export function sandboxOf(core: Core): Sandbox {
-  let s = sandboxes.get(core);
-  if (!s) {
-    const made = createSandbox(core.config);
-    core.onClose(() => made.close());
-    sandboxes.set(core, made);
-    s = made;
-  }
-  return s;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Core } from '../index.ts';
-import { queueOf } from '../queue/runtime.ts';
+import type { QueueMetrics } from '../queue/metrics.ts';
 import { AlwaysLeader, type LeaderElector } from './leader.ts';
 import { FileLockElector } from './leader-file.ts';
 import { HttpLeaseElector } from './leader-http.ts';
@@ -25,15 +25,16 @@ export function electorFor(core: Core, id: string): LeaderElector {
 }
 
 /** The scheduler component of a `svc serve` or `svc worker` process (not started). */
-export function createScheduler(core: Core): Scheduler {
+export function createScheduler(core: Core, leaderGauge: QueueMetrics['leader']): Scheduler {
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const { db, clock, log } = core;
   return new Scheduler({
-    db: core.db,
-    clock: core.clock,
-    log: core.log,
+    db,
+    clock,
+    log,
     elector: electorFor(core, id),
     id,
     tickMs: core.config.SERVICE_SCHEDULER_TICK_MS,
-    leaderGauge: queueOf(core).metrics.leader,
+    leaderGauge,
   });
 }

@@ -59,10 +59,10 @@ describe('envelope: fast lane ≡ Hono', () => {
 
   before(async () => {
     fx = await testCore({ env: { SERVICE_GATEWAY_BODY_LIMIT_BYTES: String(LIMIT) } });
-    const app = createApp(fx.core);
+    const app = createApp(fx.core, fx.services);
     assert.ok(app.fastLane, 'createApp hands its fast lane on');
-    fast = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
-    hono = await startServer(fx.core, { port: 0, host: '127.0.0.1', app, fastPath: false });
+    fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
+    hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
   });
   after(async () => {
     await fast.close(1000);
@@ -129,7 +129,7 @@ describe('envelope: fast lane ≡ Hono', () => {
       for (const h of ['content-type', 'content-length']) assert.equal(a.headers[h], b.headers[h], `${c.name}: ${h}`);
     }
     // OpenAI's shape on the gateway: the bearer refusal as errorBody renders it.
-    const refusal = await bearerAuth(fx.core, 'member')(undefined).then(
+    const refusal = await bearerAuth(fx.core, fx.services.credentials, 'member')(undefined).then(
       () => assert.fail('no key is refused'),
       (e: unknown) => e as AppError,
     );

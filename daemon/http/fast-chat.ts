@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayRuntime } from '../../core/gateway/runtime.ts';
+import type { CredentialDeps } from '../../core/credentials/service.ts';
 import type { Principal } from '../../core/credentials/types.ts';
 import type { Core } from '../../core/index.ts';
 import { bearerAuth } from '../middleware/bearer.ts';
@@ -32,8 +33,8 @@ const AT_V1 = '/api/v1/*';
  * calling the same functions (envelope.ts, answerChat, bearerAuth, parseJsonText…);
  * test/integration/http-fast-chat.test.ts compares the two paths response by response.
  */
-export function chatLane(core: Core, rt: GatewayRuntime): FastLane {
-  const authenticate = bearerAuth(core, 'member');
+export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps): FastLane {
+  const authenticate = bearerAuth(core, creds, 'member');
   const hostCheck = hostPolicy(core.config);
   const limit = core.config.SERVICE_GATEWAY_BODY_LIMIT_BYTES;
   const log = core.log;

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { verifyCredential, wrongCredential } from '../../core/credentials/service.ts';
+import { verifyCredential, wrongCredential, type CredentialDeps } from '../../core/credentials/service.ts';
 import type { CredentialKind, Principal } from '../../core/credentials/types.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import type { AppEnv } from '../types.ts';
 
 const NAMES: Record<CredentialKind, string> = { access: 'access token (svc_pat_…)', member: 'member key (svc_live_…)', admin: 'admin token (svc_admin_…)' };
@@ -16,8 +17,8 @@ export function bearerToken(header: string | undefined): string | undefined {
  * Bearer-only routes (run API, gateway): a session cookie is never accepted here, so a page on
  * another origin cannot ride a signed-in browser into these routes.
  */
-export function requireBearer(core: Core, kind: CredentialKind): MiddlewareHandler<AppEnv> {
-  const authenticate = bearerAuth(core, kind);
+export function requireBearer(core: Core, services: Services, kind: CredentialKind): MiddlewareHandler<AppEnv> {
+  const authenticate = bearerAuth(core, services.credentials, kind);
   return async (c, next) => {
     c.set('principal', await authenticate(c.req.header('authorization')));
     await next();
@@ -25,8 +26,7 @@ export function requireBearer(core: Core, kind: CredentialKind): MiddlewareHandl
 }
 
 /** The check itself, transport-free (daemon/http/fast-chat.ts uses it too): the principal, or a 401. */
-export function bearerAuth(core: Core, kind: CredentialKind): (authorization: string | undefined) => Promise<Principal> {
-  const deps = { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, cache: core.auth.credentialCache };
+export function bearerAuth(core: Core, deps: CredentialDeps, kind: CredentialKind): (authorization: string | undefined) => Promise<Principal> {
   return async (authorization) => {
     const token = bearerToken(authorization);
     const principal = token ? await verifyCredential(deps, token, kind) : undefined;

@@ -3,25 +3,14 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrfValid, sessionOf } from '../../core/accounts/sessions.ts';
 import { atLeast, type Role } from '../../core/accounts/roles.ts';
 import { membership, workspacesOf } from '../../core/accounts/workspaces.ts';
-import type { AccountsDeps } from '../../core/accounts/types.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { AppError, forbidden, unauthorized } from '../../core/errors.ts';
 import type { AppEnv } from '../types.ts';
 
 export const SESSION_COOKIE = 'service_session';
 export const CSRF_COOKIE = 'service_csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function accountsDeps(core: Core): AccountsDeps {
-  return {
-    db: core.db,
-    clock: core.clock,
-    tokenKey: core.auth.tokenKey,
-    csrfKey: core.auth.csrfKey,
-    hasher: core.auth.hasher,
-    registrationMode: core.config.SERVICE_REGISTRATION_MODE,
-  };
-}
 
 /** Session cookie flags: HttpOnly for the session, readable CSRF value; Secure in production. */
 export function setSessionCookies(c: Context, core: Core, s: { token: string; csrf: string; expiresAt: string }): void {
@@ -41,8 +30,8 @@ export function clearSessionCookies(c: Context, core: Core): void {
  * Session routes: a valid session cookie, and on state-changing methods the CSRF header equal to
  * the HMAC of that session (signed double-submit). A Bearer header is not a session.
  */
-export function requireSession(core: Core): MiddlewareHandler<AppEnv> {
-  const deps = accountsDeps(core);
+export function requireSession(core: Core, services: Services): MiddlewareHandler<AppEnv> {
+  const deps = services.accounts;
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
     const session = await sessionOf(deps, token);

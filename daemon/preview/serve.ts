@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { cachedFile, contentTypeOf, FileCache, loadFile, previewTarget, TokenMemo, type PreviewDeps, type PreviewFile } from '../../core/apps/preview.ts';
-import { previewKey } from '../../core/apps/token.ts';
+import { cachedFile, contentTypeOf, loadFile, previewTarget, type PreviewDeps, type PreviewFile } from '../../core/apps/preview.ts';
 import type { Core } from '../../core/index.ts';
 import { recordRequest, REQUEST_ID_HEADER, requestIdFor } from '../http/envelope.ts';
 import { redactPath } from '../http/redact-path.ts';
@@ -27,8 +26,7 @@ const ROUTE = '/p/:token/*';
 
 export type PreviewHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export function previewHandler(core: Core): PreviewHandler {
-  const deps: PreviewDeps = { db: core.db, key: previewKey(core.secrets.SERVICE_PREVIEW_SECRET), clock: core.clock, cache: new FileCache(), tokens: new TokenMemo() };
+export function previewHandler(core: Core, deps: PreviewDeps): PreviewHandler {
   const { log } = core;
 
   return (req, res) => {

@@ -5,8 +5,9 @@ import { endUserSessions, setActiveWorkspace } from '../../core/accounts/session
 import { membership, workspacesOf } from '../../core/accounts/workspaces.ts';
 import { forbidden } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';
-import { accountsDeps, clearSessionCookies, requireSession } from '../middleware/session.ts';
+import { clearSessionCookies, requireSession } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
 export const SwitchBody = z.strictObject({ workspaceId: z.string().min(1).max(100) });
@@ -21,11 +22,11 @@ export async function invitingWorkspace(core: Core, userId: string): Promise<str
  * The caller's own session and password, under `/api/auth`: the active workspace (remembered on the
  * session), password change (ends the other sessions) and "sign out everywhere".
  */
-export function accountRoutes(core: Core): Hono<AppEnv> {
-  const deps = accountsDeps(core);
+export function accountRoutes(core: Core, services: Services): Hono<AppEnv> {
+  const deps = services.accounts;
   const app = new Hono<AppEnv>();
 
-  app.patch('/session', requireSession(core), async (c) => {
+  app.patch('/session', requireSession(core, services), async (c) => {
     const { workspaceId } = await readJson(c, SwitchBody);
     const ws = await membership(core.db, workspaceId, c.get('user').id);
     if (!ws) throw forbidden('You are not a member of that workspace.', 'not_a_member');
@@ -33,13 +34,13 @@ export function accountRoutes(core: Core): Hono<AppEnv> {
     return c.json({ activeWorkspace: { id: ws.id, name: ws.name, role: ws.role } });
   });
 
-  app.post('/password', requireSession(core), async (c) => {
+  app.post('/password', requireSession(core, services), async (c) => {
     const body = await readJson(c, PasswordBody);
     const r = await changePassword(deps, { userId: c.get('user').id, ...body, keepSession: c.get('sessionToken') });
     return c.json(r);
   });
 
-  app.post('/logout-all', requireSession(core), async (c) => {
+  app.post('/logout-all', requireSession(core, services), async (c) => {
     const ended = await endUserSessions(deps, c.get('user').id);
     clearSessionCookies(c, core);
     return c.json({ sessionsEnded: ended });

@@ -6,10 +6,10 @@ import { verifyCredential } from '../../core/credentials/service.ts';
 import type { AdminScope } from '../../core/credentials/types.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { bearerToken } from '../middleware/bearer.ts';
-import { accountsDeps, SESSION_COOKIE } from '../middleware/session.ts';
+import { SESSION_COOKIE } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
-import { credentialDeps } from './credentials.ts';
 
 /**
  * `/api/admin/*`: the operators' surface. Two ways in: a session of an operator (admin or owner of
@@ -17,9 +17,9 @@ import { credentialDeps } from './credentials.ts';
  * anonymous. Any other bearer kind (svc_pat_, svc_live_) is not a credential here: 401.
  * Only safe methods live here so far, so the session path needs no CSRF header.
  */
-export function requireOperator(core: Core, scope: AdminScope): MiddlewareHandler<AppEnv> {
-  const creds = credentialDeps(core);
-  const accounts = accountsDeps(core);
+export function requireOperator(core: Core, services: Services, scope: AdminScope): MiddlewareHandler<AppEnv> {
+  const creds = services.credentials;
+  const accounts = services.accounts;
   const refuse = (status: 401 | 403, surface: string, reason: string, message: string) => {
     core.metrics.authFailures.inc({ surface, reason });
     return status === 401
@@ -47,9 +47,9 @@ export function requireOperator(core: Core, scope: AdminScope): MiddlewareHandle
   };
 }
 
-export function adminRoutes(core: Core): Hono<AppEnv> {
+export function adminRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/metrics', requireOperator(core, 'usage:read'), async (c) => {
+  app.get('/metrics', requireOperator(core, services, 'usage:read'), async (c) => {
     const body = await core.metrics.registry.metrics();
     return c.body(body, 200, { 'content-type': core.metrics.registry.contentType });
   });

@@ -18,8 +18,8 @@ import {
 } from '../../core/agents/service.ts';
 import { SettingsSchema } from '../../core/agents/validate.ts';
 import { notFound } from '../../core/errors.ts';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
@@ -48,9 +48,9 @@ const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, work
  * `/api/app/agents`: drafts, published versions and shares. Members and above create; the owner of
  * an agent or an admin+ changes, publishes and shares it; an agent the caller cannot see is a 404.
  */
-export function agentRoutes(core: Core): Hono<AppEnv> {
+export function agentRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = (): AgentDeps => ({ db: core.db, clock: core.clock, accounts: gatewayOf(core).accounts });
+  const deps = (): AgentDeps => services.agents;
 
   app.post('/agents', requireRole('member'), async (c) => {
     const body = await readJson(c, CreateBody);
@@ -75,7 +75,7 @@ export function agentRoutes(core: Core): Hono<AppEnv> {
   // publishes also starts (until its account or model changes).
   app.post('/agents/:id/publish', async (c) => {
     const v = await publishAgent(deps(), caller(c), c.req.param('id'), async (draft) => {
-      await checkVersionTarget(gatewayOf(core), draft);
+      await checkVersionTarget(services.gateway, draft);
     });
     return c.json(v, 201);
   });

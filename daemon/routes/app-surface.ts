@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { activeWorkspace, requireSession } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 import { agentRoutes } from './agents.ts';
@@ -17,18 +18,18 @@ import { workerRoutes } from './workers.ts';
  * `/api/app/*`: the workbench surface. Every route needs a session cookie (CSRF header on
  * state-changing methods) and acts in the active workspace; role checks sit on each route.
  */
-export function appSurface(core: Core): Hono<AppEnv> {
+export function appSurface(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use('*', requireSession(core), activeWorkspace(core));
+  app.use('*', requireSession(core, services), activeWorkspace(core));
   app.route('/', memberRoutes(core));
-  app.route('/', invitationRoutes(core));
-  app.route('/', credentialRoutes(core));
-  app.route('/', providerAccountRoutes(core));
-  app.route('/', gatewaySettingsRoutes(core));
-  app.route('/', agentRoutes(core));
+  app.route('/', invitationRoutes(core, services));
+  app.route('/', credentialRoutes(core, services));
+  app.route('/', providerAccountRoutes(core, services));
+  app.route('/', gatewaySettingsRoutes(core, services));
+  app.route('/', agentRoutes(core, services));
   app.route('/', conversationRoutes(core));
-  app.route('/', shareRoutes(core));
-  app.route('/', workerRoutes(core));
-  app.route('/', appRoutes(core));
+  app.route('/', shareRoutes(core, services));
+  app.route('/', workerRoutes(core, services));
+  app.route('/', appRoutes(core, services));
   return app;
 }

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { createPreviewLink, previewLinkDeps } from '../../core/apps/service.ts';
+import { createPreviewLink } from '../../core/apps/service.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
@@ -12,9 +13,9 @@ export const LinkBody = z.strictObject({ version: z.number().int().min(1).max(1_
  * app (latest version, or `version`) on the preview origin, for whoever may read the app's run.
  * The body is optional.
  */
-export function appRoutes(core: Core): Hono<AppEnv> {
+export function appRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = { ...previewLinkDeps(core.config, core.secrets, core.clock), db: core.db };
+  const deps = services.previewLinks;
   app.post('/apps/:appId/preview-links', async (c) => {
     const hasBody = c.req.header('transfer-encoding') !== undefined || (c.req.header('content-length') ?? '0') !== '0';
     const body = hasBody ? await readJson(c, LinkBody) : {};

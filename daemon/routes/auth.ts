@@ -11,8 +11,9 @@ import type { AccountView } from '../../core/accounts/types.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
 import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';
-import { accountsDeps, clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies } from '../middleware/session.ts';
+import { clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 import { accountRoutes, invitingWorkspace } from './account.ts';
 
@@ -40,8 +41,8 @@ export const ResetBody = z.strictObject({
 
 const view = (v: AccountView) => ({ user: v.user, workspaces: v.workspaces });
 
-export function authRoutes(core: Core): Hono<AppEnv> {
-  const deps = accountsDeps(core);
+export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
+  const deps = services.accounts;
   const app = new Hono<AppEnv>();
 
   /** Signs the new or returning user in; a session the browser already held is ended first. */
@@ -89,7 +90,7 @@ export function authRoutes(core: Core): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  app.post('/logout', requireSession(core), async (c) => {
+  app.post('/logout', requireSession(core, services), async (c) => {
     await endSession(deps, c.get('sessionToken'));
     clearSessionCookies(c, core);
     return c.body(null, 204);
@@ -104,7 +105,7 @@ export function authRoutes(core: Core): Hono<AppEnv> {
     return c.json({ user: session.user, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role })), activeWorkspaceId: active?.id ?? null });
   });
 
-  app.route('/', accountRoutes(core));
+  app.route('/', accountRoutes(core, services));
 
   return app;
 }

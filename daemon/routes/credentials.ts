@@ -8,6 +8,7 @@ import { getCredential, issueCredential, listCredentials, revokeCredential, type
 import { ADMIN_SCOPES, type CredentialKind, type CredentialView } from '../../core/credentials/types.ts';
 import { AppError, forbidden, notFound } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
@@ -36,10 +37,6 @@ export const adminTokenBody = z.strictObject({
   scopes: z.array(z.enum(ADMIN_SCOPES)).min(1).max(ADMIN_SCOPES.length),
 });
 
-export function credentialDeps(core: Core): CredentialDeps {
-  return { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, cache: core.auth.credentialCache };
-}
-
 /** What a client sees of a credential: per kind, only the fields that mean something for it. */
 function present(v: CredentialView, now: number, workspaceName?: string) {
   const status = v.revokedAt ? 'revoked' : v.expiresAt !== null && Date.parse(v.expiresAt) <= now ? 'expired' : 'active';
@@ -51,8 +48,8 @@ function present(v: CredentialView, now: number, workspaceName?: string) {
 
 const wantsAll = (c: Context<AppEnv>) => c.req.query('all') === '1' || c.req.query('all') === 'true';
 
-export function credentialRoutes(core: Core): Hono<AppEnv> {
-  const deps = credentialDeps(core);
+export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
+  const deps = services.credentials;
   const app = new Hono<AppEnv>();
   // id first, then the secret once (DESIGN.md "Response conventions").
   // Keys belong to the workspace the request acts in: its name is shown beside its id.

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { assertMayActOn } from '../../core/accounts/members.ts';
 import { membership } from '../../core/accounts/workspaces.ts';
 import { notFound } from '../../core/errors.ts';
@@ -20,9 +20,9 @@ export const LimitsBody = z.strictObject({
  * Gateway limits (workspace-wide and per member; key limits are set on the key) and the
  * service/conduit overrides. Everyone reads; admins and owners write. `null` = no limit at that level.
  */
-export function gatewaySettingsRoutes(core: Core): Hono<AppEnv> {
+export function gatewaySettingsRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const rt = () => gatewayOf(core);
+  const rt = () => services.gateway;
 
   app.get('/limits', async (c) => c.json({ workspace: await rt().limits.workspace(c.get('workspace').id) }));
   app.put('/limits', requireRole('admin'), async (c) => {

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { deliverInvitation, type DeliveryDeps } from '../../core/invitations/delivery.ts';
 import {
   createInvitation,
@@ -8,7 +9,6 @@ import {
   resendInvitation,
   revokeInvitation,
   type Actor,
-  type InvitationDeps,
 } from '../../core/invitations/service.ts';
 import type { IssuedInvitation } from '../../core/invitations/types.ts';
 import { readJson } from '../middleware/json-body.ts';
@@ -22,29 +22,14 @@ export const createBody = z.strictObject({
   role: z.string().max(16),
 });
 
-export function invitationDeps(core: Core): InvitationDeps {
-  return { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN };
-}
-
-export function deliveryDeps(core: Core): DeliveryDeps {
-  return {
-    db: core.db,
-    clock: core.clock,
-    log: core.log,
-    relayUrl: core.config.SERVICE_INVITATION_EMAIL_URL,
-    secret: core.secrets.SERVICE_INVITATION_EMAIL_SECRET,
-  };
-}
-
 /**
  * Hands a fresh token to the email relay off the request path: the client gets its answer at once,
  * the outcome shows later as `deliveryStatus`. A relay failure is logged, never thrown at the client.
  */
-export function startDelivery(core: Core, inv: IssuedInvitation, workspaceName: string): IssuedInvitation {
-  const deps = deliveryDeps(core);
+export function startDelivery(deps: DeliveryDeps, inv: IssuedInvitation, workspaceName: string): IssuedInvitation {
   if (!deps.relayUrl) return inv;
   deliverInvitation(deps, inv, workspaceName).catch((err: unknown) => {
-    core.log.error('invitation delivery crashed', { invitationId: inv.id, error: err });
+    deps.log.error('invitation delivery crashed', { invitationId: inv.id, error: err });
   });
   return { ...inv, deliveryStatus: 'queued', deliveryDetail: null };
 }
@@ -53,9 +38,9 @@ export function startDelivery(core: Core, inv: IssuedInvitation, workspaceName: 
  * `/api/app/invitations`: admins and owners of the active workspace (viewers and members get 403
  * before their body is read). Tokens appear only in create and resend answers.
  */
-export function invitationRoutes(core: Core): Hono<AppEnv> {
+export function invitationRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = invitationDeps(core);
+  const deps = services.invitations;
   const actor = (c: Context<AppEnv>): Actor => ({ userId: c.get('user').id, role: c.get('workspace').role });
 
   app.use('/invitations', requireRole('admin'));
@@ -65,7 +50,7 @@ export function invitationRoutes(core: Core): Hono<AppEnv> {
     const body = await readJson(c, createBody);
     const ws = c.get('workspace');
     const inv = await createInvitation(deps, ws.id, actor(c), body);
-    return c.json(startDelivery(core, inv, ws.name), 201);
+    return c.json(startDelivery(services.invitationDelivery, inv, ws.name), 201);
   });
 
   app.get('/invitations', async (c) => {
@@ -75,7 +60,7 @@ export function invitationRoutes(core: Core): Hono<AppEnv> {
   app.post('/invitations/:id/resend', async (c) => {
     const ws = c.get('workspace');
     const inv = await resendInvitation(deps, ws.id, actor(c), c.req.param('id'));
-    return c.json(startDelivery(core, inv, ws.name));
+    return c.json(startDelivery(services.invitationDelivery, inv, ws.name));
   });
 
   app.delete('/invitations/:id', async (c) => {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { notFound } from '../../core/errors.ts';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../core/provider-accounts/service.ts';
 import { testConnection } from '../../core/provider-accounts/test-connection.ts';
@@ -30,9 +30,9 @@ export const PatchBody = z.strictObject({
  * `/api/app/provider-accounts`: every member reads (agents name an account), admins and owners
  * write. API keys go in, are sealed by the vault, and never come back out (`keyPreview` only).
  */
-export function providerAccountRoutes(core: Core): Hono<AppEnv> {
+export function providerAccountRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const rt = () => gatewayOf(core);
+  const rt = () => services.gateway;
 
   app.get('/provider-accounts', async (c) => c.json({ data: await listAccounts(rt().accounts, c.get('workspace').id) }));
 
@@ -59,7 +59,7 @@ export function providerAccountRoutes(core: Core): Hono<AppEnv> {
 
   // Lists the account's models, or names why it could not (a failure is still a 200 with ok: false).
   app.post('/provider-accounts/:id/test', requireRole('admin'), async (c) => {
-    const r = await testConnection({ ...rt().accounts, engine: rt().engine, clock: core.clock }, c.get('workspace').id, c.req.param('id'));
+    const r = await testConnection(services.providerTests, c.get('workspace').id, c.req.param('id'));
     if (r.ok) rt().catalogue.invalidate(c.get('workspace').id, r.accountId);
     return c.json(r);
   });

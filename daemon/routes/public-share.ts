@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
-import { previewLinkDeps } from '../../core/apps/service.ts';
+import type { Services } from '../../core/services.ts';
 import { openShare } from '../../core/shares/public-view.ts';
 import type { AppEnv } from '../types.ts';
 
@@ -9,9 +9,9 @@ import type { AppEnv } from '../types.ts';
  * Authentication rule 1: the access log keeps only its first 4 characters, see redact-path.ts).
  * The answer must not be cached by shared caches nor leak the URL onward via Referer.
  */
-export function publicShareRoutes(core: Core): Hono<AppEnv> {
+export function publicShareRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = { db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, preview: previewLinkDeps(core.config, core.secrets, core.clock) };
+  const deps = services.publicShares;
   app.use('*', async (c, next) => {
     await next();
     c.res.headers.set('cache-control', 'no-store');

@@ -2,10 +2,9 @@ import { Hono, type Context } from 'hono';
 import * as z from 'zod';
 import { safeEqual } from '../../core/auth/tokens.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { unauthorized } from '../../core/errors.ts';
 import { recordDeliveryResult } from '../../core/invitations/delivery.ts';
-import { queueOf } from '../../core/queue/runtime.ts';
-import { runsOf } from '../../core/runs/runtime.ts';
 import { triggerAgent, triggerWorker, WEBHOOK_BODY_LIMIT, type TriggerDeps, type Triggered } from '../../core/workers/trigger.ts';
 import { tooLarge } from '../middleware/body-limit.ts';
 import { readJson, unreadableBody } from '../middleware/json-body.ts';
@@ -16,11 +15,11 @@ import type { AppEnv } from '../types.ts';
  * session. Every handler checks its secret before reading the body, so an unauthorised caller
  * learns nothing about validation and changes nothing.
  */
-export function publicWebhookRoutes(core: Core): Hono<AppEnv> {
+export function publicWebhookRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.post('/invitation-email', invitationEmail(core));
-  app.post('/workers/:webhookRef', trigger(core, triggerWorker, 'webhookRef'));
-  app.post('/agents/:token', trigger(core, triggerAgent, 'token'));
+  app.post('/invitation-email', invitationEmail(core, services));
+  app.post('/workers/:webhookRef', trigger(services, triggerWorker, 'webhookRef'));
+  app.post('/agents/:token', trigger(services, triggerAgent, 'token'));
   return app;
 }
 
@@ -30,13 +29,11 @@ export function publicWebhookRoutes(core: Core): Hono<AppEnv> {
  * WEBHOOK_BODY_LIMIT bytes — and a run is queued as the Worker's owner (or the token's issuer).
  * 202 `{runId, conversationId, status: 'queued'}`, with the owner's run-start rate-limit headers.
  */
-function trigger(core: Core, fn: (d: TriggerDeps, cred: string, readBody: () => Promise<string>) => Promise<Triggered>, param: string) {
+function trigger(services: Services, fn: (d: TriggerDeps, cred: string, readBody: () => Promise<string>) => Promise<Triggered>, param: string) {
   return async (c: Context<AppEnv>) => {
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
-    const { deps, limiter } = runsOf(core);
-    const q = queueOf(core);
-    const d: TriggerDeps = { tokenKey: core.auth.tokenKey, runs: deps, limiter, start: (v, i, l, w) => q.starter.start(v, i, l, w) };
+    const d = services.triggers;
     const readBody = async () => {
       const declared = c.req.header('content-length');
       if (declared !== undefined && Number(declared) > WEBHOOK_BODY_LIMIT) throw tooLarge(WEBHOOK_BODY_LIMIT);
@@ -62,7 +59,7 @@ export const deliveryResult = z.strictObject({
 });
 
 /** The email relay reports what happened to an invitation; header `x-svc-webhook-secret`. */
-function invitationEmail(core: Core) {
+function invitationEmail(core: Core, services: Services) {
   const secret = core.secrets.SERVICE_INVITATION_EMAIL_SECRET;
   return async (c: Context<AppEnv>) => {
     const given = c.req.header('x-svc-webhook-secret');
@@ -71,7 +68,7 @@ function invitationEmail(core: Core) {
       throw unauthorized('A valid x-svc-webhook-secret header is required.');
     }
     const body = await readJson(c, deliveryResult);
-    await recordDeliveryResult({ db: core.db, clock: core.clock, secret }, given, body);
+    await recordDeliveryResult(services.invitationDelivery, given, body);
     return c.body(null, 204);
   };
 }

@@ -1,14 +1,13 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { decideApproval } from '../../core/runs/approvals.ts';
 import { executeRun } from '../../core/runs/executor.ts';
 import { getRun } from '../../core/runs/repo/runs.ts';
 import { listRuns } from '../../core/runs/read.ts';
 import { readRunJson } from '../../core/runs/read-json.ts';
-import { runsOf } from '../../core/runs/runtime.ts';
-import { queueOf } from '../../core/queue/runtime.ts';
-import { insertRunningRun, prepareRun, prepareRunTarget } from '../../core/runs/start.ts';
+import { startQueuedRun, startRunInRequest } from '../../core/runs/service.ts';
 import type { RunRow } from '../../core/runs/types.ts';
 import { requireBearer } from '../middleware/bearer.ts';
 import { readJson } from '../middleware/json-body.ts';
@@ -44,49 +43,22 @@ export function startView(r: RunRow) {
  * The run API (`/api/agents/...`): Bearer access tokens only — a session cookie is a 401 here.
  * Starts are rate limited per user; reads and lists are not.
  */
-export function runRoutes(core: Core): Hono<AppEnv> {
+export function runRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use('*', requireBearer(core, 'access'));
-  const runs = () => runsOf(core);
+  app.use('*', requireBearer(core, services, 'access'));
+  const runs = () => services.runs;
 
   app.post('/:agentId/runs', async (c) => {
-    const { deps, limiter } = runs();
     const userId = c.get('principal').userId;
     const agentId = c.req.param('agentId');
     const body = await readJson(c, StartBody);
     const input = { agentId, userId, inputText: (body.inputText ?? body.input)!, conversation: body.conversation, conversationId: body.conversationId };
     const wantsAsync = body.async === true || /\brespond-async\b/i.test(c.req.header('prefer') ?? '');
-    if (wantsAsync) {
-      const version = await prepareRun(deps, input);
-      // The start's rate-limit hit, the run and its job: one transaction (or the 5 s fallback).
-      const { run, headers } = await queueOf(core).starter.start(version, input, limiter);
-      for (const [k, v] of Object.entries(headers)) c.header(k, v);
-      return c.json(startView(run), 202);
-    }
-    // Every start attempt counts and carries the headers, a refused one (404, 400) included: the
-    // allowance also bounds probing for agents. A start that passes the checks counts its hit in the
-    // transaction that writes the run; a refused one counts it here (a 429 still wins over the refusal).
-    let prepared;
-    try {
-      prepared = await prepareRunTarget(deps, input);
-    } catch (err) {
-      const rate = await limiter.take(userId);
-      for (const [k, v] of Object.entries(rate.headers)) c.header(k, v);
-      throw err;
-    }
-    let headers: Record<string, string> = {};
-    const { run, first } = await insertRunningRun(deps, prepared, input, async (q) => {
-      headers = (await limiter.takeIn(q, userId)).headers;
-    });
-    for (const [k, v] of Object.entries(headers)) c.header(k, v);
-    deps.metrics.started.inc({ mode: 'request' });
-    // In the request: not tied to the client's connection (a dropped client does not cancel work
-    // it can still read later), but bounded by the 15-minute limit.
-    const sink: { row?: RunRow } = {};
-    const outcome = await executeRun(deps, run.id, run.claim_token!, { preloaded: { ...prepared, run, first }, sink });
-    // The row as the executor committed it; read back only when it lost the run to someone else.
-    const row = outcome !== 'not_owned' && sink.row ? sink.row : (await getRun(deps.db, run.id))!;
-    return c.json(startView(row), 201);
+    const setHeaders = (h: Record<string, string>) => {
+      for (const [k, v] of Object.entries(h)) c.header(k, v);
+    };
+    if (wantsAsync) return c.json(startView(await startQueuedRun(runs(), input, setHeaders)), 202);
+    return c.json(startView(await startRunInRequest(runs(), input, setHeaders)), 201);
   });
 
   app.get('/:agentId/runs', async (c) => c.json({ data: await listRuns(runs().deps, c.req.param('agentId'), c.get('principal').userId) }));
@@ -102,7 +74,7 @@ export function runRoutes(core: Core): Hono<AppEnv> {
     const d = { agentId: c.req.param('agentId'), runId: c.req.param('runId'), approvalId: c.req.param('approvalId'), userId: c.get('principal').userId, decision };
     // Queued (durable) runs go back to the queue and a worker resumes them; in-request runs resume
     // in this request, as they started.
-    const outcome = await decideApproval(deps, d, queueOf(core).requeue);
+    const outcome = await decideApproval(deps, d, runs().requeue);
     if (outcome.resumed) await executeRun(deps, d.runId, outcome.token);
     return c.json(startView((await getRun(deps.db, d.runId))!));
   });

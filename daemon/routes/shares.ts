@@ -1,22 +1,21 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
 import type { Core } from '../../core/index.ts';
-import { createShare, listShares, revokeShare, type ShareDeps } from '../../core/shares/service.ts';
+import type { Services } from '../../core/services.ts';
+import { createShare, listShares, revokeShare } from '../../core/shares/service.ts';
 import { readJson } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
 export const CreateBody = z.strictObject({ kind: z.enum(['run', 'conversation']), id: z.string().min(1).max(100) });
-
-export const shareDeps = (core: Core): ShareDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN });
 
 /**
  * `/api/app/shares`: share links to the caller's own runs and conversations. The token is in the
  * create answer only (with the link's `url`); the list shows previews. Any role may share what is
  * theirs; someone else's record or link is a 404.
  */
-export function shareRoutes(core: Core): Hono<AppEnv> {
+export function shareRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = shareDeps(core);
+  const deps = services.shares;
   app.post('/shares', async (c) => c.json(await createShare(deps, c.get('user').id, await readJson(c, CreateBody)), 201));
   app.get('/shares', async (c) => c.json({ data: await listShares(deps, c.get('user').id) }));
   app.delete('/shares/:id', async (c) => c.json(await revokeShare(deps, c.get('user').id, c.req.param('id'))));

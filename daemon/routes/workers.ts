@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import * as z from 'zod';
 import type { Caller } from '../../core/agents/access.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { issueAgentWebhookToken, removeAgentWebhookToken } from '../../core/workers/agent-token.ts';
 import { createWorker, deleteWorker, getWorker, listWorkers, rotateWebhookRef, updateWorker, type WorkerDeps } from '../../core/workers/service.ts';
 import { readJson } from '../middleware/json-body.ts';
@@ -41,9 +42,9 @@ const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, work
  * Members and above create Workers for agents they can run; the owner or an admin+ manages them.
  * The webhook ref comes back once (`token`, also as `webhookRef`); lists show its preview only.
  */
-export function workerRoutes(core: Core): Hono<AppEnv> {
+export function workerRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = (): WorkerDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, config: core.config });
+  const deps = (): WorkerDeps => services.workers;
 
   app.post('/workers', requireRole('member'), async (c) => {
     const body = template(await readJson(c, CreateBody));

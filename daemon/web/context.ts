@@ -7,7 +7,8 @@ import { csrfToken, sessionOf } from '../../core/accounts/sessions.ts';
 import type { User, WorkspaceRef } from '../../core/accounts/types.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
 import type { Core } from '../../core/index.ts';
-import { accountsDeps, SESSION_COOKIE } from '../middleware/session.ts';
+import type { Services } from '../../core/services.ts';
+import { SESSION_COOKIE } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
 /** Who, in the session's active workspace, with which role. */
@@ -43,9 +44,9 @@ export function pageState(c: WebContext): PageState {
 export const may = (s: Session, min: Role): boolean => atLeast(s.workspace.role, min);
 
 /** Undefined without a live session. */
-export async function loadSession(core: Core, c: WebContext): Promise<Session | undefined> {
+export async function loadSession(core: Core, services: Services, c: WebContext): Promise<Session | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
-  const found = await sessionOf(accountsDeps(core), token);
+  const found = await sessionOf(services.accounts, token);
   if (!found || !token) return undefined;
   const workspaces = await workspacesOf(core.db, found.user.id);
   const workspace = workspaces.find((w) => w.id === found.activeWorkspaceId) ?? workspaces.find((w) => w.own) ?? workspaces[0];

@@ -1,6 +1,7 @@
 // The workbench (docs/workbench.md): server-rendered pages over the same core as /api/app.
 import type { Hono } from 'hono';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import type { AppEnv } from '../types.ts';
 import { webAssets } from './assets.ts';
 import { accountPages } from './pages/account.ts';
@@ -17,8 +18,8 @@ import { runPages } from './pages/runs.ts';
 import { tokenPages } from './pages/tokens.ts';
 import { createWeb } from './router.ts';
 
-export function workbenchRoutes(core: Core): Hono<AppEnv> {
-  const { web, app } = createWeb(core);
+export function workbenchRoutes(core: Core, services: Services): Hono<AppEnv> {
+  const { web, app } = createWeb(core, services);
   // At start, so the first page does not wait for it.
   void webAssets().catch((err: unknown) => core.log.error('workbench assets could not be built', { error: err }));
 

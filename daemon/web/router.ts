@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { forbidden } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import type { Role } from '../../core/accounts/roles.ts';
 import { toAppError } from '../middleware/errors.ts';
 import type { AppEnv } from '../types.ts';
@@ -18,6 +19,7 @@ type AnyonePost = (c: WebContext, s: Session | undefined, form: Form) => Promise
 /** Route registration with the checks built in. */
 export interface Web {
   core: Core;
+  services: Services;
   page(c: WebContext, o: PageOptions): Promise<Response>;
   /** Others are sent to sign in and brought back. */
   get(path: string, h: SignedIn): void;
@@ -32,7 +34,7 @@ export function requireRole(s: Session, min: Role): void {
 }
 
 /** Errors are HTML pages, never the API's JSON; unknown ones a 500. */
-export function createWeb(core: Core): { web: Web; app: Hono<AppEnv> } {
+export function createWeb(core: Core, services: Services): { web: Web; app: Hono<AppEnv> } {
   const app = new Hono<AppEnv>();
   const page = async (c: WebContext, o: PageOptions) => renderPage(core, c, await webAssets(), o);
 
@@ -59,26 +61,27 @@ export function createWeb(core: Core): { web: Web; app: Hono<AppEnv> } {
 
   const web: Web = {
     core,
+    services,
     page,
     get(path, h) {
       app.get(path, guard(async (c) => {
-        const s = await loadSession(core, c);
+        const s = await loadSession(core, services, c);
         return s ? h(c, s) : toSignIn(c, 302);
       }));
     },
     post(path, h) {
       app.post(path, guard(async (c) => {
-        const s = await loadSession(core, c);
+        const s = await loadSession(core, services, c);
         if (!s) return toSignIn(c, 303);
         return h(c, s, await readForm(core, c, s));
       }));
     },
     publicGet(path, h) {
-      app.get(path, guard(async (c) => h(c, await loadSession(core, c))));
+      app.get(path, guard(async (c) => h(c, await loadSession(core, services, c))));
     },
     publicPost(path, h) {
       app.post(path, guard(async (c) => {
-        const s = await loadSession(core, c);
+        const s = await loadSession(core, services, c);
         return h(c, s, await readForm(core, c, s));
       }));
     },

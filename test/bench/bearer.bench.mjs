@@ -4,7 +4,7 @@ import { createLogger } from '../../core/log.ts';
 import { issueCredential, verifyCredential } from '../../core/credentials/service.ts';
 import { createApp } from '../../daemon/app.ts';
 import { requireBearer } from '../../daemon/middleware/bearer.ts';
-import { credentialDeps } from '../../daemon/routes/credentials.ts';
+import { createServices, credentialDeps } from '../../core/services.ts';
 import { testCore } from '../integration/http-fixture.ts';
 import { cast } from '../integration/people.ts';
 
@@ -29,10 +29,10 @@ export async function run() {
       if (!(await verifyCredential(deps, key.token, 'member'))) throw new Error('bench: verification failed');
     });
 
-    const app = createApp(core, {
-      routes(app, core) {
+    const app = createApp(core, createServices(core), {
+      routes(app, core, services) {
         app.get('/bench/open', (c) => c.json({ ok: true }));
-        app.get('/bench/bearer', requireBearer(core, 'member'), (c) => c.json({ ok: true }));
+        app.get('/bench/bearer', requireBearer(core, services, 'member'), (c) => c.json({ ok: true }));
       },
     });
     const init = { headers: { authorization: `Bearer ${key.token}` } };

@@ -7,6 +7,7 @@ import { createCore } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import { createApp } from '../../daemon/app.ts';
+import { createServices } from '../../core/services.ts';
 import { median, tempDir } from './lib.mjs';
 
 export const name = 'login';
@@ -33,7 +34,7 @@ export async function run() {
   const core = createCore({ config, secrets: resolveSecrets(config).secrets, db, log: createLogger('silent'), defaultMetrics: false });
   try {
     if (core.auth.scrypt.N !== OWASP_SCRYPT.N) throw new Error('login bench: not at the production scrypt cost');
-    const app = createApp(core);
+    const app = createApp(core, createServices(core));
     const reg = await post(app, '/api/auth/register', { email: 'bench@example.com', password: PASSWORD });
     if (reg.status !== 201) throw new Error(`login bench: register answered ${reg.status}`);
 

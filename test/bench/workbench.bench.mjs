@@ -8,7 +8,7 @@ import { createCore } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import { createApp } from '../../daemon/app.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps, createServices } from '../../core/services.ts';
 import { median, tempDir } from './lib.mjs';
 
 export const name = 'workbench';
@@ -65,7 +65,7 @@ export async function run() {
         await q.run('INSERT INTO run_events (run_id, seq, kind, data, created_at) VALUES (?, ?, ?, ?, ?)', [big, s, 'step.completed', JSON.stringify({ seq: s }), iso(t0 + s)]);
       }
     });
-    const app = createApp(core);
+    const app = createApp(core, createServices(core));
     const cursor = `${iso(t0 + 500 * 1000)}~run_${String(500).padStart(20, '0')}`;
     const pages = [
       ['run list, first page (1,000 runs)', '/runs'],

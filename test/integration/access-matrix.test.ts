@@ -10,7 +10,6 @@ import { tokenHash } from '../../core/auth/tokens.ts';
 import { addMember } from '../../core/accounts/workspaces.ts';
 import { createAgent, publishAgent } from '../../core/agents/service.ts';
 import { issueCredential } from '../../core/credentials/service.ts';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import { createAccount } from '../../core/provider-accounts/service.ts';
 import { createInvitation } from '../../core/invitations/service.ts';
 import { createConversation } from '../../core/runs/conversations.ts';
@@ -22,10 +21,10 @@ import { issueAgentWebhookToken } from '../../core/workers/agent-token.ts';
 import { createWorker } from '../../core/workers/service.ts';
 import { createApp, type App } from '../../daemon/app.ts';
 import { requireBearer } from '../../daemon/middleware/bearer.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
-import { credentialDeps } from '../../daemon/routes/credentials.ts';
-import { invitationDeps } from '../../daemon/routes/invitations.ts';
-import { shareDeps } from '../../daemon/routes/shares.ts';
+import { accountsDeps } from '../../core/services.ts';
+import { credentialDeps } from '../../core/services.ts';
+import { invitationDeps } from '../../core/services.ts';
+import { shareDeps } from '../../core/services.ts';
 import { fakeOpenAi, type FakeUpstream } from '../helpers/fake-upstream.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
 import { matrixRows, WHO, type Person, type Row, type Who } from './access-matrix.rows.ts';
@@ -47,10 +46,10 @@ describe('access matrix (issue 3 routes × callers)', () => {
 
   before(async () => {
     fx = await testCore({ env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } }); // the fake upstream is on loopback
-    app = createApp(fx.core, {
-      routes(app, core) {
-        app.get('/test/bearer/access', requireBearer(core, 'access'), (c) => c.json({ ok: true }));
-        app.get('/test/bearer/member', requireBearer(core, 'member'), (c) => c.json({ ok: true }));
+    app = createApp(fx.core, fx.services, {
+      routes(app, core, services) {
+        app.get('/test/bearer/access', requireBearer(core, services, 'access'), (c) => c.json({ ok: true }));
+        app.get('/test/bearer/member', requireBearer(core, services, 'member'), (c) => c.json({ ok: true }));
       },
     });
     people = await cast(fx.core);
@@ -82,7 +81,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
   // allowlist so publishing needs no upstream. Admins and owners manage it; the viewer cannot see it.
   let agentAccount: Promise<string> | undefined;
   const memberAgent = async (published = false) => {
-    const accounts = gatewayOf(fx.core).accounts;
+    const accounts = fx.services.gateway.accounts;
     agentAccount ??= createAccount(accounts, W, people.owner.userId, { provider: 'openai-compatible', name: 'agents', slug: 'agents-matrix', baseUrl: 'http://127.0.0.1:9/v1', models: ['m'] }).then((a) => a.id);
     const deps = { db: fx.core.db, clock: fx.core.clock, accounts };
     const member = { userId: people.member.userId, workspaceId: W, role: 'member' as const };
@@ -115,7 +114,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
     return id;
   };
   const account = (slug = `m${++n}`) =>
-    createAccount(gatewayOf(fx.core).accounts, W, people.owner.userId, {
+    createAccount(fx.services.gateway.accounts, W, people.owner.userId, {
       provider: 'openai-compatible', name: 'matrix', slug, baseUrl: upstream.url, models: ['gpt-test', 'text-embed'],
     });
   const limits = { requestsPerMinute: 10_000, tokensPerMinute: null, tokensPerMonth: null };

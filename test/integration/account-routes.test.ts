@@ -16,7 +16,7 @@ describe('account routes', () => {
   let upstream: FakeUpstream;
   before(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     upstream = await fakeOpenAi();
   });
   after(async () => {

@@ -34,7 +34,7 @@ describe('workspaces and members', () => {
 
   before(async () => {
     fx = await testCore();
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     const owner = await signUp(app, { email: 'owner@example.com', name: 'Olga' });
     s.owner = owner.session;
     ws = owner.body.workspaces[0]!.id;

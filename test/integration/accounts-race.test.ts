@@ -15,7 +15,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let app: App;
     before(async () => {
       fx = await testCore({ store });
-      app = createApp(fx.core);
+      app = createApp(fx.core, fx.services);
     });
     after(() => fx.cleanup());
 

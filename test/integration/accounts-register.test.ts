@@ -17,7 +17,7 @@ describe('registration, invite_only (default mode)', () => {
   let owner: AccountBody;
   before(async () => {
     fx = await testCore();
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
   });
   after(() => fx.cleanup());
 
@@ -132,7 +132,7 @@ describe('registration, open mode', () => {
   let app: App;
   before(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
   });
   after(() => fx.cleanup());
 
@@ -164,7 +164,7 @@ describe('registration, misconfigured mode', () => {
     test(`SERVICE_REGISTRATION_MODE=${mode} stops registration with 500 registration_misconfigured, no fallback`, async () => {
       const fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: mode } });
       try {
-        const app = createApp(fx.core);
+        const app = createApp(fx.core, fx.services);
         // Even the bootstrap registration on an empty store is refused: no default mode applies.
         const res = await register(app, { email: 'ana@example.com', password: 'correct horse battery' });
         assert.equal(res.status, 500);
@@ -185,7 +185,7 @@ describe('registration input', () => {
   let app: App;
   before(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
   });
   after(() => fx.cleanup());
 

@@ -16,7 +16,7 @@ describe('login and session', () => {
   let ana: AccountBody;
   before(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     ana = (await signUp(app, { email: 'ana@example.com', name: 'Ana', password: PASSWORD })).body;
   });
   after(() => fx.cleanup());
@@ -99,7 +99,7 @@ describe('login throttling', () => {
   let app: App;
   before(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     await signUp(app, { email: 'ana@example.com', password: PASSWORD });
   });
   after(() => fx.cleanup());
@@ -132,7 +132,7 @@ describe('cookie flags', () => {
   test('development: session cookie HttpOnly, both SameSite=Lax, no Secure; CSRF cookie readable by scripts', async () => {
     const fx = await testCore();
     try {
-      const { res } = await signUp(createApp(fx.core), { email: 'ana@example.com' });
+      const { res } = await signUp(createApp(fx.core, fx.services), { email: 'ana@example.com' });
       const jar = setCookies(res);
       const session = jar.get('service_session')!;
       const csrf = jar.get('service_csrf')!;
@@ -153,7 +153,7 @@ describe('cookie flags', () => {
     const fx = await testCore({ env: productionEnv() });
     try {
       assert.equal(fx.core.config.production, true);
-      const app = createApp(fx.core);
+      const app = createApp(fx.core, fx.services);
       const up = await signUp(app, { email: 'ana@example.com' });
       const inn = await login(app, 'ana@example.com', PASSWORD);
       const out = await app.request('/api/auth/logout', { method: 'POST', headers: sessionFrom(inn, up.body.user.id).headers() });

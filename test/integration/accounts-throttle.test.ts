@@ -12,7 +12,7 @@ import { boundedHasher, HASH_CONCURRENCY, type PasswordHasher } from '../../core
 import { hashPassword, verifyPassword } from '../../core/auth/password.ts';
 import type { Dialect } from '../../core/store/types.ts';
 import { createApp } from '../../daemon/app.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 import { startServer, type ServerHandle } from '../../daemon/server.ts';
 import { invite } from './accounts-helpers.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
@@ -112,7 +112,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     before(async () => {
       fx = await testCore({ store });
       counted = countingHasher(fx);
-      server = await startServer(fx.core, { port: 0, host: '127.0.0.1', app: createApp(fx.core) });
+      server = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app: createApp(fx.core, fx.services) });
       base = `http://127.0.0.1:${server.port}`;
       const boot = await post('/api/auth/register', { email: 'owner@example.test', password: PASSWORD });
       assert.equal(boot.status, 201);

@@ -118,7 +118,7 @@ describe('activation: the local target and the query budget', () => {
     const fx = await testCore({ env: { LOCAL_LLM_BASE_URL: 'http://127.0.0.1:9/v1' } });
     try {
       const people = await cast(fx.core);
-      const app = createApp(fx.core);
+      const app = createApp(fx.core, fx.services);
       const res = await app.request('/api/activation');
       const body = (await res.json()) as Array<{ workspaceId: string; milestones: { providerConnected: boolean; agentPublished: boolean } }>;
       assert.equal(body.length, 5);

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sealStoredToolSecrets } from '../../core/agents/service.ts';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import { DIALECTS } from '../helpers/stores.ts';
 import { startTestServer, type TestServer } from '../helpers/http-target.ts';
 import { httpCall, startRuns, type RunsEnv } from './runs/setup.ts';
@@ -130,7 +129,7 @@ for (const store of DIALECTS) {
       await r.g.core.db.run('UPDATE agent_versions SET tools = ? WHERE agent_id = ?', [legacy, agentId]);
       // Even before the pass, readers see a preview only.
       assert.ok(!leaks((await r.app(r.g.people.viewer, 'GET', `/api/app/agents/${agentId}/versions`)).text));
-      const vault = gatewayOf(r.g.core).vault;
+      const vault = r.g.services.gateway.vault;
       const versions = Number((await r.g.core.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM agent_versions WHERE agent_id = ?', [agentId]))!.n);
       assert.equal(await sealStoredToolSecrets(r.g.core.db, vault), 1 + versions);
       assert.equal(await sealStoredToolSecrets(r.g.core.db, vault), 0, 'idempotent');

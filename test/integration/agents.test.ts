@@ -10,9 +10,8 @@ import { addMember } from '../../core/accounts/workspaces.ts';
 import { checkVersionTarget, publishAgent, runnableVersion } from '../../core/agents/service.ts';
 import type { Agent, AgentVersion } from '../../core/agents/types.ts';
 import { AppError } from '../../core/errors.ts';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import type { Dialect } from '../../core/store/types.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 import { startGateway, type Gateway } from './gateway/harness.ts';
 
 interface Who {
@@ -299,7 +298,7 @@ describe('agents (SQLite)', () => {
   describe('checkVersionTarget', () => {
     const ws = () => g.people.workspace;
     const expectCode = async (v: Pick<AgentVersion, 'workspaceId' | 'providerAccountId' | 'model'>, code: string, field: string) => {
-      await assert.rejects(checkVersionTarget(gatewayOf(g.core), v), (e: unknown) => {
+      await assert.rejects(checkVersionTarget(g.services.gateway, v), (e: unknown) => {
         assert.ok(e instanceof AppError, String(e));
         assert.equal(e.status, 400);
         assert.equal(e.code, code);
@@ -315,7 +314,7 @@ describe('agents (SQLite)', () => {
     };
 
     test('good: resolves to the account and upstream model', async () => {
-      const r = await checkVersionTarget(gatewayOf(g.core), { workspaceId: ws(), providerAccountId: fake, model: 'fake/gpt-test' });
+      const r = await checkVersionTarget(g.services.gateway, { workspaceId: ws(), providerAccountId: fake, model: 'fake/gpt-test' });
       assert.equal(r.model.accountId, fake);
       assert.equal(r.model.upstream, 'gpt-test');
       assert.equal(r.target.provider, 'openai-compatible');
@@ -329,7 +328,7 @@ describe('agents (SQLite)', () => {
       const b = await create(owner, { providerAccountId: off, model: 'off/gpt-test' });
       const va = await publish(owner, a.id);
       const vb = await publish(owner, b.id);
-      assert.equal((await checkVersionTarget(gatewayOf(g.core), va)).model.accountId, gone);
+      assert.equal((await checkVersionTarget(g.services.gateway, va)).model.accountId, gone);
       assert.equal((await as(g, owner, 'DELETE', `/api/app/provider-accounts/${gone}`)).status, 204);
       assert.equal((await as(g, owner, 'PATCH', `/api/app/provider-accounts/${off}`, { enabled: false })).status, 200);
       await expectCode(va, 'provider_account_invalid', 'providerAccountId');
@@ -369,7 +368,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       const N = 12;
       // Through HTTP and through the service directly, interleaved: both paths share one counter.
       const caller = { userId: member.userId, workspaceId: g.people.workspace, role: 'member' as const };
-      const deps = { db: g.core.db, clock: g.core.clock, accounts: gatewayOf(g.core).accounts };
+      const deps = { db: g.core.db, clock: g.core.clock, accounts: g.services.gateway.accounts };
       const results = await Promise.all(
         Array.from({ length: N }, (_, i) =>
           i % 2 === 0

@@ -16,7 +16,7 @@ for (const trust of [true, false]) {
     let app: App;
     before(async () => {
       fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_TRUST_PROXY: String(trust) } });
-      app = createApp(fx.core);
+      app = createApp(fx.core, fx.services);
       await signUp(app, { email: 'ana@example.com', password: PASSWORD });
     });
     after(() => fx.cleanup());

@@ -5,17 +5,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { wellFormed } from '../../core/auth/tokens.ts';
 import type { Core } from '../../core/index.ts';
+import type { Services } from '../../core/services.ts';
 import { createApp, type App } from '../../daemon/app.ts';
 import { requireBearer } from '../../daemon/middleware/bearer.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
 import { bearer, cast, json, type Cast } from './people.ts';
 
 /** Bearer-only test routes: the real run API and /api/v1 come in later issues. */
-function withBearerRoutes(core: Core): App {
-  return createApp(core, {
-    routes(app, core) {
-      app.get('/test/member', requireBearer(core, 'member'), (c) => c.json(c.get('principal')));
-      app.get('/test/access', requireBearer(core, 'access'), (c) => c.json(c.get('principal')));
+function withBearerRoutes(core: Core, services: Services): App {
+  return createApp(core, services, {
+    routes(app, core, services) {
+      app.get('/test/member', requireBearer(core, services, 'member'), (c) => c.json(c.get('principal')));
+      app.get('/test/access', requireBearer(core, services, 'access'), (c) => c.json(c.get('principal')));
     },
   });
 }
@@ -49,7 +50,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let queries: { count(): number };
     before(async () => {
       fx = await testCore({ store });
-      app = withBearerRoutes(fx.core);
+      app = withBearerRoutes(fx.core, fx.services);
       people = await cast(fx.core);
       queries = countCredentialQueries(fx.core);
     });

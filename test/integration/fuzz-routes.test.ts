@@ -10,7 +10,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createSession } from '../../core/accounts/sessions.ts';
 import { createApp } from '../../daemon/app.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 import { startRuns, type RunsEnv } from './runs/setup.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -179,7 +179,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     }
 
     test('no 5xx, whatever the input', async () => {
-      const app = createApp(e.g.core);
+      const app = createApp(e.g.core, e.g.services);
       const seen = new Set<string>();
       const routes = app.routes
         .filter((r) => r.method !== 'ALL' && !seen.has(`${r.method} ${r.path}`) && seen.add(`${r.method} ${r.path}`))

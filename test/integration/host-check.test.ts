@@ -53,10 +53,10 @@ for (const trustProxy of [false, true]) {
     let lazy: ServerHandle; // no app given: health probes answered before the app loads
     before(async () => {
       fx = await testCore({ env: { SERVICE_APP_ORIGIN: 'https://svc.example.com', SERVICE_PREVIEW_ORIGIN: 'https://preview.example.com', SERVICE_TRUST_PROXY: String(trustProxy) } });
-      const app = createApp(fx.core);
-      fast = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
-      hono = await startServer(fx.core, { port: 0, host: '127.0.0.1', app, fastPath: false });
-      lazy = await startServer(fx.core, { port: 0, host: '127.0.0.1' });
+      const app = createApp(fx.core, fx.services);
+      fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
+      hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
+      lazy = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1' });
     });
     after(async () => {
       await Promise.all([fast.close(1000), hono.close(1000), lazy.close(1000)]);

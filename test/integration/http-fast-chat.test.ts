@@ -31,15 +31,15 @@ describe('chat fast path ≡ Hono route', () => {
   before(async () => {
     fx = await testCore({ env: { SERVICE_GATEWAY_BODY_LIMIT_BYTES: String(LIMIT), SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     const people = await cast(fx.core);
-    const app = createApp(fx.core);
+    const app = createApp(fx.core, fx.services);
     fake = await fakeOpenAi();
     const owner = people.owner.headers({ workspace: people.workspace });
     const acct = await app.request('/api/app/provider-accounts', json('POST', { provider: 'openai-compatible', name: 'Fake', slug: 'fake', baseUrl: fake.url, models: ['gpt-test'] }, owner));
     assert.equal(acct.status, 201, await acct.text());
     const k = await app.request('/api/app/keys', json('POST', { name: 'k' }, people.member.headers({ workspace: people.workspace })));
     key = ((await k.json()) as { token: string }).token;
-    fast = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
-    hono = await startServer(fx.core, { port: 0, host: '127.0.0.1', app, fastPath: false });
+    fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
+    hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
   });
 
   after(async () => {

@@ -14,9 +14,9 @@ describe('health fast path ≡ Hono route', () => {
 
   before(async () => {
     fx = await testCore();
-    const app = createApp(fx.core);
-    fast = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
-    hono = await startServer(fx.core, { port: 0, host: '127.0.0.1', app, fastPath: false });
+    const app = createApp(fx.core, fx.services);
+    fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
+    hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
   });
   after(async () => {
     await fast.close(1000);

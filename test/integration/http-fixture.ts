@@ -5,6 +5,7 @@ import { manualClock } from '../../core/clock.ts';
 import { loadConfig, resolveSecrets } from '../../core/config/index.ts';
 import { createCore, type Core } from '../../core/index.ts';
 import { createLogger } from '../../core/log.ts';
+import { createServices, type Services, type ServicesOptions } from '../../core/services.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import type { Dialect } from '../../core/store/types.ts';
 import { freshDb } from '../helpers/stores.ts';
@@ -14,6 +15,8 @@ export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 export interface Fixture {
   core: Core;
+  /** Built lazily; one per core, as in a process. */
+  services: Services;
   clock: ReturnType<typeof manualClock>;
   /** Every log line written so far, parsed. */
   logs: Array<Record<string, unknown>>;
@@ -25,6 +28,7 @@ export interface FixtureOptions {
   env?: Record<string, string>;
   /** Default sqlite (a temp file); postgres gets a fresh database on 127.0.0.1:5432. */
   store?: Dialect;
+  services?: ServicesOptions;
 }
 
 /** A Core on a real store (fresh SQLite file or PostgreSQL database), captured log, manual clock. */
@@ -41,6 +45,7 @@ export async function testCore(opts: FixtureOptions = {}): Promise<Fixture> {
   const core = createCore({ config, secrets: resolveSecrets(config).secrets, db, log, clock, scrypt: TEST_SCRYPT, defaultMetrics: false });
   return {
     core,
+    services: createServices(core, opts.services),
     clock,
     logs,
     async cleanup() {

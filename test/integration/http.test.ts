@@ -9,7 +9,7 @@ import { readJson } from '../../daemon/middleware/json-body.ts';
 import { sqliteCore, type Fixture } from './http-fixture.ts';
 import { register } from '../../core/accounts/register.ts';
 import { issueCredential } from '../../core/credentials/service.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 
 const Echo = z.strictObject({ name: z.string().min(1), n: z.number().int().max(10), nested: z.strictObject({ b: z.string() }).optional() });
 
@@ -74,7 +74,7 @@ describe('HTTP core (in-process, real SQLite)', () => {
   let app: App;
   before(async () => {
     fx = await sqliteCore({ env: { SERVICE_BODY_LIMIT_BYTES: '1024', SERVICE_GATEWAY_BODY_LIMIT_BYTES: '4096' } });
-    const real = createApp(fx.core, { routes: testRoutes });
+    const real = createApp(fx.core, fx.services, { routes: testRoutes });
     // /api/v1 is Bearer-only (member keys): requests there carry a real key so they reach the
     // test routes behind the gateway's auth, exactly as a client's would.
     const key = await memberKey(fx);
@@ -336,7 +336,7 @@ describe('readiness against a store that is behind or gone', () => {
   test('503 while a migration is pending, 200 once applied (after the status cache expires)', async () => {
     const fx = await sqliteCore({ migrated: false });
     try {
-      const app = createApp(fx.core);
+      const app = createApp(fx.core, fx.services);
       const res = await app.request('/api/health/ready');
       assert.equal(res.status, 503);
       const body = (await res.json()) as { status: string; reasons: string[]; checks: Record<string, string> };
@@ -357,7 +357,7 @@ describe('readiness against a store that is behind or gone', () => {
   test('503 when the store is closed, while liveness stays 200', async () => {
     const fx = await sqliteCore();
     try {
-      const app = createApp(fx.core);
+      const app = createApp(fx.core, fx.services);
       assert.equal((await app.request('/api/health/ready')).status, 200);
       await fx.core.close();
       const res = await app.request('/api/health/ready');

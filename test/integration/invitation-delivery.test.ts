@@ -17,7 +17,7 @@ describe('invitation delivery relay and webhook', () => {
   before(async () => {
     relay = await startRelay();
     f = await testCore({ env: { SERVICE_INVITATION_EMAIL_URL: relay.url } });
-    app = createApp(f.core);
+    app = createApp(f.core, f.services);
     owner = await account(f.core, 'owner@example.com');
     secret = f.core.secrets.SERVICE_INVITATION_EMAIL_SECRET;
   });

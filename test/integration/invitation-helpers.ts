@@ -9,7 +9,8 @@ import { addMember } from '../../core/accounts/workspaces.ts';
 import type { Role } from '../../core/accounts/roles.ts';
 import type { Core } from '../../core/index.ts';
 import type { App } from '../../daemon/app.ts';
-import { accountsDeps, CSRF_COOKIE, SESSION_COOKIE } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../daemon/middleware/session.ts';
 
 export interface Caller {
   userId: string;

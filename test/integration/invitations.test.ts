@@ -5,7 +5,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { register } from '../../core/accounts/register.ts';
 import { AppError } from '../../core/errors.ts';
 import { createApp, type App } from '../../daemon/app.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 import type { Dialect } from '../../core/store/types.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
 import { account, call, memberOf, signIn, type Caller } from './invitation-helpers.ts';
@@ -37,7 +37,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
 
     before(async () => {
       f = await testCore({ store });
-      app = createApp(f.core);
+      app = createApp(f.core, f.services);
       owner = await account(f.core, 'owner@example.com');
       ws = owner.ownWorkspaceId;
       admin = await memberOf(f.core, ws, 'admin@example.com', 'admin');

@@ -36,7 +36,7 @@ describe('documented examples, sent as written', () => {
   let app: App;
   before(async () => {
     fx = await testCore({ env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
   });
   after(() => fx.cleanup());
 

@@ -34,7 +34,7 @@ describe('OpenAPI document and reference page', () => {
   let doc: Doc;
   before(async () => {
     fx = await testCore();
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     doc = (await (await app.request('/api/openapi.json')).json()) as Doc;
   });
   after(() => fx.cleanup());
@@ -51,7 +51,7 @@ describe('OpenAPI document and reference page', () => {
   });
 
   test('a route added without documentation is caught', () => {
-    const extended = createApp(fx.core, { routes: (a) => a.post('/api/app/undocumented', (c) => c.json({})) });
+    const extended = createApp(fx.core, fx.services, { routes: (a) => a.post('/api/app/undocumented', (c) => c.json({})) });
     assert.deepEqual(difference(mountedApi(extended), documented(doc)), ['POST /api/app/undocumented']);
   });
 
@@ -64,7 +64,7 @@ describe('OpenAPI document and reference page', () => {
     assert.equal(ta, tb);
     assert.equal((JSON.parse(ta) as Doc).openapi, '3.1.0');
     // Another app (a restart) serves the same bytes too.
-    assert.equal(await (await createApp(fx.core).request('/api/openapi.json')).text(), ta);
+    assert.equal(await (await createApp(fx.core, fx.services).request('/api/openapi.json')).text(), ta);
   });
 
   test('GET /api/docs: HTML listing every operation, no script, a strict CSP whose nonce is the style\'s', async () => {

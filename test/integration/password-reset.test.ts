@@ -15,7 +15,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let app: App;
     before(async () => {
       fx = await testCore({ store, env: { SERVICE_REGISTRATION_MODE: 'open' } });
-      app = createApp(fx.core);
+      app = createApp(fx.core, fx.services);
     });
     after(() => fx.cleanup());
 

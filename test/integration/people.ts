@@ -6,7 +6,7 @@ import type { Role } from '../../core/accounts/roles.ts';
 import { createSession } from '../../core/accounts/sessions.ts';
 import { addMember } from '../../core/accounts/workspaces.ts';
 import type { Core } from '../../core/index.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 
 export interface Person {
   userId: string;

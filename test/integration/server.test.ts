@@ -35,7 +35,7 @@ describe('server drain', () => {
     const inFlight = new Promise<void>((r) => (entered = r));
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    const app = createApp(fx.core, {
+    const app = createApp(fx.core, fx.services, {
       routes: (a) =>
         a.get('/api/test/slow', async (c) => {
           entered();
@@ -47,7 +47,7 @@ describe('server drain', () => {
   }
 
   test('applies the documented timeouts', async () => {
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1' });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1' });
     try {
       assert.equal(handle.server.headersTimeout, SERVER_TIMEOUTS.headersTimeout);
       assert.equal(handle.server.requestTimeout, SERVER_TIMEOUTS.requestTimeout);
@@ -62,7 +62,7 @@ describe('server drain', () => {
 
   test('close() lets an in-flight request finish and refuses new connections', async () => {
     const { app, inFlight, release } = slowApp();
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
     const slow = get(handle.port, '/api/test/slow');
     await inFlight;
     const closed = handle.close(5000);
@@ -75,10 +75,10 @@ describe('server drain', () => {
   });
 
   test('over real HTTP, a chunked body past the limit is a 413 and a small one is read', async () => {
-    const app = createApp(fx.core, {
+    const app = createApp(fx.core, fx.services, {
       routes: (a) => a.post('/api/test/echo', async (c) => c.json(await readJson(c, z.object({ s: z.string() })))),
     });
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
     try {
       const url = `http://127.0.0.1:${handle.port}/api/test/echo`;
       const limit = fx.core.config.SERVICE_BODY_LIMIT_BYTES;
@@ -105,13 +105,13 @@ describe('server drain', () => {
 
   test('over real HTTP, a Content-Length smaller than the body lets no more than it declares through', async () => {
     let seen = -1;
-    const app = createApp(fx.core, {
+    const app = createApp(fx.core, fx.services, {
       routes: (a) => a.post('/api/test/len', async (c) => {
         seen = (await c.req.arrayBuffer()).byteLength;
         return c.json({ seen });
       }),
     });
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
     try {
       const { connect } = await import('node:net');
       const extra = 'x'.repeat(fx.core.config.SERVICE_BODY_LIMIT_BYTES * 2);
@@ -133,7 +133,7 @@ describe('server drain', () => {
   });
 
   test('idle keep-alive connections do not hold up close()', async () => {
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1' });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1' });
     const agent = new Agent({ keepAlive: true });
     try {
       const status = await new Promise<number>((resolve, reject) => {
@@ -153,7 +153,7 @@ describe('server drain', () => {
 
   test('at the deadline the remaining connections are cut', async () => {
     const { app, inFlight, release } = slowApp();
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
     const slow = get(handle.port, '/api/test/slow');
     await inFlight;
     const t0 = performance.now();
@@ -174,7 +174,7 @@ describe('server without a caller-built app (what `svc serve` runs)', () => {
   after(() => fx.cleanup());
 
   test('probes are answered before the app exists; the first other request builds it', async () => {
-    const handle = await startServer(fx.core, { port: 0, host: '127.0.0.1' });
+    const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1' });
     try {
       for (const path of ['/api/health', '/api/health/live', '/api/health/ready']) {
         const res = await get(handle.port, path);

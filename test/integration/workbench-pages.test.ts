@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setActiveWorkspace } from '../../core/accounts/sessions.ts';
 import { createApp, type App } from '../../daemon/app.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 import { setCookies } from './accounts-helpers.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
 import { cast, type Cast, type Person } from './people.ts';
@@ -54,7 +54,7 @@ describe('workbench pages (in process)', () => {
 
   before(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     people = await cast(fx.core);
   });
   after(() => fx.cleanup());

@@ -4,9 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAgent, publishAgent } from '../../core/agents/service.ts';
-import { gatewayOf } from '../../core/gateway/runtime.ts';
 import { createAccount } from '../../core/provider-accounts/service.ts';
-import { queueOf } from '../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../core/queue/worker.ts';
 import { createApp, type App } from '../../daemon/app.ts';
 import { fakeOpenAi, type FakeUpstream } from '../helpers/fake-upstream.ts';
@@ -30,17 +28,17 @@ describe('workbench runs (in process, queued)', () => {
 
   before(async () => {
     fx = await testCore({ env: { SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
-    app = createApp(fx.core);
+    app = createApp(fx.core, fx.services);
     people = await cast(fx.core);
     up = await fakeOpenAi();
     const owner = { userId: people.owner.userId, workspaceId: people.owner.ownWorkspace, role: 'owner' as const };
-    const accounts = gatewayOf(fx.core).accounts;
+    const accounts = fx.services.gateway.accounts;
     const pa = await createAccount(accounts, owner.workspaceId, owner.userId, { provider: 'openai-compatible', name: 'fake', slug: 'fake', baseUrl: up.url, models: ['m'] });
     const deps = { db: fx.core.db, clock: fx.core.clock, accounts };
     const a = await createAgent(deps, owner, { name: 'Asker', instructions: 'x', providerAccountId: pa.id, model: 'fake/m', tools: [{ type: 'http_request', approval: 'always' }] });
     await publishAgent(deps, owner, a.id);
     agentId = a.id;
-    worker = queueOf(fx.core).worker({ concurrency: 1, leaseMs: 5000, maxIdleMs: 10 });
+    worker = fx.services.queue.worker({ concurrency: 1, leaseMs: 5000, maxIdleMs: 10 });
     void worker.start();
   });
   // Optional chaining: a failed before() must still close what it opened, or the file never ends.

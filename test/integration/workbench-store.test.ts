@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { register } from '../../core/accounts/register.ts';
 import { createSession, endUserSessions, sessionOf, setActiveWorkspace } from '../../core/accounts/sessions.ts';
 import { listRunsPage } from '../../core/runs/read.ts';
-import { accountsDeps } from '../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../core/services.ts';
 import { DIALECTS } from '../helpers/stores.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
 

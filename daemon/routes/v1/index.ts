@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Core } from '../../../core/index.ts';
-import { gatewayOf, type GatewayOptions } from '../../../core/gateway/runtime.ts';
+import type { Services } from '../../../core/services.ts';
 import { requireBearer } from '../../middleware/bearer.ts';
 import type { AppEnv } from '../../types.ts';
 import { chatRoutes } from './chat.ts';
@@ -15,10 +15,10 @@ import { routerRoutes } from './router.ts';
  * x-request-id and the x-ratelimit-* headers (set by the route at admission, and copied onto error
  * responses here; read without counting when the route refused the request before admission).
  */
-export function gatewayRoutes(core: Core, opts: GatewayOptions = {}): Hono<AppEnv> {
-  const rt = gatewayOf(core, opts);
+export function gatewayRoutes(core: Core, services: Services): Hono<AppEnv> {
+  const rt = services.gateway;
   const app = new Hono<AppEnv>();
-  app.use('*', requireBearer(core, 'member'), async (c, next) => {
+  app.use('*', requireBearer(core, services, 'member'), async (c, next) => {
     await next();
     // A request refused before admission (invalid body, Responses refusal) still answers with the
     // key's current standing, so clients see the rate-limit headers on every response.

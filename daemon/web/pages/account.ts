@@ -1,7 +1,7 @@
 // Account settings; a password change ends your other sessions.
 import { changePassword } from '../../../core/accounts/password-change.ts';
 import { endUserSessions } from '../../../core/accounts/sessions.ts';
-import { accountsDeps, clearSessionCookies } from '../../middleware/session.ts';
+import { clearSessionCookies } from '../../middleware/session.ts';
 import type { Session, WebContext } from '../context.ts';
 import { errorsOf, Fields, form, redirectWith, type Errors } from '../form.ts';
 import { facts, html, table } from '../html.ts';
@@ -9,7 +9,7 @@ import type { Web } from '../router.ts';
 
 export function accountPages(web: Web): void {
   const { core } = web;
-  const deps = accountsDeps(core);
+  const deps = web.services.accounts;
 
   const page = (c: WebContext, s: Session, errors: Errors = {}, status = 200) => {
     const f = new Fields({}, errors, 'pw');

@@ -3,11 +3,8 @@ import { canManage, type Caller } from '../../../core/agents/access.ts';
 import { checkVersionTarget, createAgent, deleteAgent, getAgent, listAgents, listVersions, publishAgent, shareAgent, sharesOf, unshareAgent, updateAgent, type AgentDeps } from '../../../core/agents/service.ts';
 import type { Agent } from '../../../core/agents/types.ts';
 import { listMembers } from '../../../core/accounts/members.ts';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { listAccounts } from '../../../core/provider-accounts/service.ts';
-import { queueOf } from '../../../core/queue/runtime.ts';
-import { prepareRun } from '../../../core/runs/start.ts';
-import { runsOf } from '../../../core/runs/runtime.ts';
+import { startQueuedRun } from '../../../core/runs/service.ts';
 import { badRequest } from '../../../core/errors.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors } from '../form.ts';
@@ -18,10 +15,10 @@ import { agentFields, agentInput, agentValues, formFieldOf } from './agent-form.
 const caller = (s: Session): Caller => ({ userId: s.user.id, workspaceId: s.workspace.id, role: s.workspace.role });
 
 export function agentPages(web: Web): void {
-  const { core } = web;
-  const deps = (): AgentDeps => ({ db: core.db, clock: core.clock, accounts: gatewayOf(core).accounts });
+  const { core, services } = web;
+  const deps = (): AgentDeps => services.agents;
   const choices = async (s: Session) => {
-    const [accounts, models] = await Promise.all([listAccounts(gatewayOf(core).accounts, s.workspace.id), gatewayOf(core).catalogue.ids(s.workspace.id).catch(() => [] as readonly string[])]);
+    const [accounts, models] = await Promise.all([listAccounts(services.providerAccounts, s.workspace.id), services.gateway.catalogue.ids(s.workspace.id).catch(() => [] as readonly string[])]);
     return { accounts: accounts.filter((a) => a.enabled), models };
   };
 
@@ -126,7 +123,7 @@ ${table('Published versions', ['Version', 'Model', 'Tools', 'Published'], versio
     const a = await getAgent(deps(), caller(s), c.req.param('id')!);
     try {
       const v = await publishAgent(deps(), caller(s), a.id, async (draft) => {
-        await checkVersionTarget(gatewayOf(core), draft);
+        await checkVersionTarget(services.gateway, draft);
       });
       return redirectWith(core, c, `/agents/${a.id}`, `Published version ${v.version}.`);
     } catch (err) {
@@ -159,10 +156,8 @@ ${table('Published versions', ['Version', 'Model', 'Tools', 'Published'], versio
       const inputText = f.get('inputText');
       if (!inputText.trim()) throw badRequest('invalid_request', 'Write the input the agent runs on.', 'inputText');
       if (inputText.length > 100_000) throw badRequest('invalid_request', 'The input is too long (at most 100,000 characters).', 'inputText');
-      const { deps: runDeps, limiter } = runsOf(core);
       const input = { agentId: a.id, userId: s.user.id, inputText, conversation: f.has('conversation') };
-      const version = await prepareRun(runDeps, input);
-      const { run } = await queueOf(core).starter.start(version, input, limiter);
+      const run = await startQueuedRun(services.runs, input);
       return c.redirect(`/runs/${run.id}`, 303);
     } catch (err) {
       const { status, errors } = errorsOf(err);

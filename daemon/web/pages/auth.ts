@@ -6,7 +6,7 @@ import { createSession, endSession, setActiveWorkspace } from '../../../core/acc
 import { membership } from '../../../core/accounts/workspaces.ts';
 import { AppError, badRequest, forbidden } from '../../../core/errors.ts';
 import { clientAddress } from '../../client-address.ts';
-import { accountsDeps, clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../middleware/session.ts';
+import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../middleware/session.ts';
 import { invitingWorkspace } from '../../routes/account.ts';
 import { getCookie } from 'hono/cookie';
 import { safeNext, type Session, type WebContext } from '../context.ts';
@@ -16,7 +16,7 @@ import type { Web } from '../router.ts';
 
 export function authPages(web: Web): void {
   const { core } = web;
-  const deps = accountsDeps(core);
+  const deps = web.services.accounts;
 
   async function signIn(c: WebContext, userId: string, activeWorkspaceId?: string): Promise<void> {
     const previous = getCookie(c, SESSION_COOKIE);

@@ -6,7 +6,7 @@ import { badge, cut, html, nothing, time, type Html } from '../html.ts';
 import type { Web } from '../router.ts';
 
 export function homePages(web: Web): void {
-  const { core } = web;
+  const { core, services } = web;
 
   web.publicGet('/', async (c, s) => {
     if (!s) {
@@ -18,7 +18,7 @@ export function homePages(web: Web): void {
       });
     }
     const [activation, runs] = await Promise.all([
-      workspaceActivation({ db: core.db, localTargetConfigured: !!core.config.localLlmBaseUrl }, s.workspace.id),
+      workspaceActivation(services.activation, s.workspace.id),
       listRunsPage(core.db, { userId: s.user.id, workspaceId: s.workspace.id, limit: 5 }),
     ]);
     const m = activation.milestones;

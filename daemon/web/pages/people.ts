@@ -4,7 +4,7 @@ import { ROLES, isRole, type Role } from '../../../core/accounts/roles.ts';
 import { createInvitation, listInvitations, resendInvitation, revokeInvitation, type Actor } from '../../../core/invitations/service.ts';
 import type { IssuedInvitation } from '../../../core/invitations/types.ts';
 import { badRequest } from '../../../core/errors.ts';
-import { invitationDeps, startDelivery } from '../../routes/invitations.ts';
+import { startDelivery } from '../../routes/invitations.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors } from '../form.ts';
 import { badge, html, nothing, secretPanel, table, time } from '../html.ts';
@@ -14,8 +14,8 @@ import { requireRole, type Web } from '../router.ts';
 const grantable = (s: Session): readonly Role[] => (s.workspace.role === 'owner' ? ROLES : ROLES.filter((r) => r !== 'owner'));
 
 export function peoplePages(web: Web): void {
-  const { core } = web;
-  const deps = invitationDeps(core);
+  const { core, services } = web;
+  const deps = services.invitations;
   const actor = (s: Session): Actor => ({ userId: s.user.id, role: s.workspace.role });
 
   const invitationsPage = async (c: WebContext, s: Session, o: { issued?: IssuedInvitation; values?: Record<string, string>; errors?: Errors; status?: number } = {}) => {
@@ -49,7 +49,7 @@ ${table('Invitations', ['Email', 'Role', 'Status', 'Delivery', 'Expires', 'Code'
     try {
       const inv = await createInvitation(deps, s.workspace.id, actor(s), { email: f.get('email').slice(0, 320), role: f.get('role') });
       // Shown in this answer only: a reload does not show it again.
-      return invitationsPage(c, s, { issued: startDelivery(core, inv, s.workspace.name), status: 201 });
+      return invitationsPage(c, s, { issued: startDelivery(services.invitationDelivery, inv, s.workspace.name), status: 201 });
     } catch (err) {
       const { status, errors } = errorsOf(err);
       return invitationsPage(c, s, { values: f.values(), errors, status });
@@ -59,7 +59,7 @@ ${table('Invitations', ['Email', 'Role', 'Status', 'Delivery', 'Expires', 'Code'
   web.post('/invitations/:id/resend', async (c, s) => {
     requireRole(s, 'admin');
     const inv = await resendInvitation(deps, s.workspace.id, actor(s), c.req.param('id')!);
-    return invitationsPage(c, s, { issued: startDelivery(core, inv, s.workspace.name) });
+    return invitationsPage(c, s, { issued: startDelivery(services.invitationDelivery, inv, s.workspace.name) });
   });
 
   web.post('/invitations/:id/revoke', async (c, s) => {

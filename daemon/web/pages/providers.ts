@@ -4,7 +4,6 @@ import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount }
 import { testConnection, type ConnectionTest } from '../../../core/provider-accounts/test-connection.ts';
 import { PROVIDERS } from '../../../core/providers/registry.ts';
 import { PROVIDER_IDS } from '../../../core/providers/types.ts';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { notFound } from '../../../core/errors.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors, type Form } from '../form.ts';
@@ -15,8 +14,8 @@ const CHOICES = PROVIDER_IDS.filter((p) => p !== 'local').map((p) => ({ value: p
 const models = (v: string | undefined) => v?.split(/[\s,]+/).filter(Boolean);
 
 export function providerPages(web: Web): void {
-  const { core } = web;
-  const rt = () => gatewayOf(core);
+  const { core, services } = web;
+  const rt = () => services.gateway;
 
   const listPage = async (c: WebContext, s: Session, values: Record<string, string> = {}, errors: Errors = {}, status = 200) => {
     const accounts = await listAccounts(rt().accounts, s.workspace.id);
@@ -123,7 +122,7 @@ ${f.checkbox('Enabled', 'enabled', { checked: a.enabled })}
   web.post('/provider-accounts/:id/test', async (c, s) => {
     requireRole(s, 'admin');
     const a = await account(s, c.req.param('id')!);
-    const r = await testConnection({ ...rt().accounts, engine: rt().engine, clock: core.clock }, s.workspace.id, a.id);
+    const r = await testConnection(services.providerTests, s.workspace.id, a.id);
     if (r.ok) rt().catalogue.invalidate(s.workspace.id, a.id);
     return detailPage(c, s, a, { test: r });
   });

@@ -1,7 +1,6 @@
 // Behind `svc user reset-password`'s one-time link.
 import { resetPassword } from '../../../core/accounts/password-reset.ts';
 import { AppError } from '../../../core/errors.ts';
-import { accountsDeps } from '../../middleware/session.ts';
 import type { Session, WebContext } from '../context.ts';
 import { errorsOf, Fields, form, formToken, redirectWith, type Errors } from '../form.ts';
 import { html } from '../html.ts';
@@ -9,7 +8,7 @@ import type { Web } from '../router.ts';
 
 export function resetPasswordPages(web: Web): void {
   const { core } = web;
-  const deps = accountsDeps(core);
+  const deps = web.services.accounts;
 
   const page = (c: WebContext, s: Session | undefined, values: Record<string, string>, errors: Errors = {}, status = 200) => {
     const f = new Fields(values, errors, 'reset');

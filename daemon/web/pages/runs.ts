@@ -1,13 +1,12 @@
 // The caller's runs, and a live run page that takes approvals.
-import { APP_EVENT, previewLinkDeps, runAppsWithLinks } from '../../../core/apps/service.ts';
+import { APP_EVENT, runAppsWithLinks } from '../../../core/apps/service.ts';
 import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { runWithAgentName } from '../../../core/runs/repo/runs.ts';
 import { listRunsPage, loadRun } from '../../../core/runs/read.ts';
-import { runsOf } from '../../../core/runs/runtime.ts';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import { badRequest, notFound } from '../../../core/errors.ts';
 import type { Core } from '../../../core/index.ts';
+import type { Services } from '../../../core/services.ts';
 import { pageState, type Session } from '../context.ts';
 import { redirectWith } from '../form.ts';
 import { badge, cut, html, pager, table, time } from '../html.ts';
@@ -18,16 +17,15 @@ import { runLive, type RunView } from './run-view.ts';
 export const RUNS_PER_PAGE = 50;
 
 /** Another user's run is a 404. */
-export async function runViewOf(core: Core, s: Session, runId: string): Promise<RunView> {
+export async function runViewOf(core: Core, services: Services, s: Session, runId: string): Promise<RunView> {
   const row = await runWithAgentName(core.db, runId);
   if (!row || row.user_id !== s.user.id) throw notFound('Run');
-  const { run, steps, events } = await loadRun({ db: core.db, clock: core.clock }, row.agent_id, row.id, s.user.id);
+  const { run, steps, events } = await loadRun(services.runReads, row.agent_id, row.id, s.user.id);
   return { run, steps, events, agentName: row.agent_name ?? row.agent_id };
 }
 
 export function runPages(web: Web): void {
-  const { core } = web;
-  const preview = previewLinkDeps(core.config, core.secrets, core.clock);
+  const { core, services } = web;
 
   web.get('/runs', async (c, s) => {
     const agentId = c.req.query('agent') || undefined;
@@ -44,11 +42,11 @@ ${pager(base, next, !before)}`,
   });
 
   web.get('/runs/:id', async (c, s) => {
-    const v = await runViewOf(core, s, c.req.param('id')!);
+    const v = await runViewOf(core, services, s, c.req.param('id')!);
     const all = c.req.query('all') === '1';
     // Outside the live region, so polling never reloads the frames.
     // Only with the app event, as the run read does.
-    const apps = v.events.some((e) => e.kind === APP_EVENT) ? await runAppsWithLinks({ ...preview, db: core.db }, v.run.id) : [];
+    const apps = v.events.some((e) => e.kind === APP_EVENT) ? await runAppsWithLinks(services.previewLinks, v.run.id) : [];
     return web.page(c, {
       title: `Run of ${v.agentName}`,
       section: '/runs',
@@ -64,17 +62,17 @@ ${apps.length ? html`<h2>Apps</h2>${apps.map((a) => html`<section class="app-pre
   web.publicGet('/runs/:id/live', async (c, s) => {
     pageHeaders(c, pageState(c).nonce);
     if (!s) return c.text('Sign in again to follow this run.', 401);
-    const v = await runViewOf(core, s, c.req.param('id')!);
+    const v = await runViewOf(core, services, s, c.req.param('id')!);
     return c.html(runLive(v, s.csrf, { all: c.req.query('all') === '1' }));
   });
 
   web.post('/runs/:id/approval', async (c, s, f) => {
-    const v = await runViewOf(core, s, c.req.param('id')!);
+    const v = await runViewOf(core, services, s, c.req.param('id')!);
     const decision = f.get('decision');
     if (decision !== 'approve' && decision !== 'reject') throw badRequest('invalid_request', 'decision must be approve or reject.', 'decision');
     if (!v.run.approval_id) return redirectWith(core, c, `/runs/${v.run.id}`, 'This run is not waiting for an approval.', 'error');
-    const { deps } = runsOf(core);
-    const outcome = await decideApproval(deps, { agentId: v.run.agent_id, runId: v.run.id, approvalId: v.run.approval_id, userId: s.user.id, decision }, queueOf(core).requeue);
+    const { deps } = services.runs;
+    const outcome = await decideApproval(deps, { agentId: v.run.agent_id, runId: v.run.id, approvalId: v.run.approval_id, userId: s.user.id, decision }, services.runs.requeue);
     // In-request runs resume here; queued ones go back to the queue.
     if (outcome.resumed) void executeRun(deps, v.run.id, outcome.token).catch((err: unknown) => core.log.error('resumed run failed', { runId: v.run.id, error: err }));
     return redirectWith(core, c, `/runs/${v.run.id}`, decision === 'approve' ? 'Approved: the run continues.' : 'Rejected: the run is cancelled.');

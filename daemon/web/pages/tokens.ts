@@ -4,7 +4,6 @@ import { listMembers } from '../../../core/accounts/members.ts';
 import { getCredential, issueCredential, listCredentials, revokeCredential } from '../../../core/credentials/service.ts';
 import { ADMIN_SCOPES, type CredentialKind, type CredentialView } from '../../../core/credentials/types.ts';
 import { AppError, badRequest, notFound } from '../../../core/errors.ts';
-import { credentialDeps } from '../../routes/credentials.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors, type Form } from '../form.ts';
 import { badge, html, nothing, secretPanel, table, time } from '../html.ts';
@@ -26,7 +25,7 @@ interface Shown {
 
 export function tokenPages(web: Web): void {
   const { core } = web;
-  const deps = credentialDeps(core);
+  const deps = web.services.credentials;
   const now = () => core.clock.now();
 
   const page = async (c: WebContext, s: Session, o: { shown?: Shown; errors?: Partial<Record<CredentialKind, Errors>>; values?: Partial<Record<CredentialKind, Record<string, string>>>; status?: number } = {}) => {

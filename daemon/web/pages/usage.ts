@@ -1,6 +1,5 @@
 // 30 days of gateway usage (the workspace's for admins), and quotas.
 import { LIMIT_NAMES, type Limits } from '../../../core/quota/limits.ts';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { usageByDayAndModel } from '../../../core/usage/repo.ts';
 import { badRequest } from '../../../core/errors.ts';
 import { barChart, columnChart } from '../chart.ts';
@@ -14,8 +13,8 @@ const NAMES: Record<(typeof LIMIT_NAMES)[number], string> = { requestsPerMinute:
 const shown = (n: number | null) => (n === null ? 'no limit' : n.toLocaleString('en'));
 
 export function usagePages(web: Web): void {
-  const { core } = web;
-  const rt = () => gatewayOf(core);
+  const { core, services } = web;
+  const rt = () => services.gateway;
 
   const page = async (c: WebContext, s: Session, o: { values?: Record<string, string>; errors?: Errors; status?: number } = {}) => {
     const admin = may(s, 'admin');

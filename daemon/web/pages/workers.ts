@@ -1,7 +1,6 @@
 // The webhook ref is shown once, at creation and each rotation.
 import type { Caller } from '../../../core/agents/access.ts';
 import { listAgents } from '../../../core/agents/service.ts';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { createWorker, deleteWorker, getWorker, listWorkers, rotateWebhookRef, updateWorker, type WorkerDeps, type WorkerView } from '../../../core/workers/service.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors, type Form } from '../form.ts';
@@ -11,10 +10,10 @@ import { requireRole, type Web } from '../router.ts';
 const caller = (s: Session): Caller => ({ userId: s.user.id, workspaceId: s.workspace.id, role: s.workspace.role });
 
 export function workerPages(web: Web): void {
-  const { core } = web;
-  const deps = (): WorkerDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, config: core.config });
+  const { core, services } = web;
+  const deps = (): WorkerDeps => services.workers;
   const hookUrl = (ref: string) => `${core.config.SERVICE_APP_ORIGIN.replace(/\/+$/, '')}/api/public/webhooks/workers/${ref}`;
-  const agentsOf = async (s: Session) => (await listAgents({ db: core.db, clock: core.clock, accounts: gatewayOf(core).accounts }, caller(s))).filter((a) => a.latestVersion > 0);
+  const agentsOf = async (s: Session) => (await listAgents(services.agents, caller(s))).filter((a) => a.latestVersion > 0);
 
   const fields = (f: Fields, agents: { id: string; name: string }[], editing: boolean): Html =>
     html`${f.input('Name', 'name', { required: true, maxlength: 200 })}

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { refusingUrl, type FakeUpstream } from '../../helpers/fake-upstream.ts';
 import { json } from '../people.ts';
 import { startGateway, type Gateway } from './harness.ts';
@@ -42,7 +41,7 @@ describe('upstream faults through the gateway', () => {
   });
 
   const usageRows = async (model: string) => {
-    await gatewayOf(g.core).usage.flush();
+    await g.services.gateway.usage.flush();
     return g.core.db.all<{ status: number; total_tokens: number; input_tokens: number }>('SELECT status, total_tokens, input_tokens FROM usage_events WHERE model = ? ORDER BY created_at', [model]);
   };
 

@@ -2,9 +2,9 @@
 // cast, an openai-compatible provider account pointed at an in-repo fake, and a member key.
 import OpenAI from 'openai';
 import type { Core } from '../../../core/index.ts';
+import type { Services } from '../../../core/services.ts';
 import { createApp } from '../../../daemon/app.ts';
 import { startServer } from '../../../daemon/server.ts';
-import type { GatewayOptions } from '../../../core/gateway/runtime.ts';
 import { fakeOpenAi, fakeAnthropic } from '../../helpers/fake-upstream.ts';
 import { testCore, type Fixture, type FixtureOptions } from '../http-fixture.ts';
 import { cast, json, type Cast } from '../people.ts';
@@ -14,6 +14,7 @@ export type Fake = Awaited<ReturnType<typeof fakeOpenAi>>;
 export interface Gateway {
   fx: Fixture;
   core: Core;
+  services: Services;
   people: Cast;
   base: string;
   /** The OpenAI fake behind provider account slug `fake` (models fake/gpt-test, fake/text-embed). */
@@ -27,12 +28,12 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(opts: FixtureOptions & { gateway?: GatewayOptions } = {}): Promise<Gateway> {
+export async function startGateway(opts: FixtureOptions = {}): Promise<Gateway> {
   // The fake upstreams listen on loopback: allowed as an operator allows a LAN model server.
   const fx = await testCore({ ...opts, env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1', ...opts.env } });
   const people = await cast(fx.core);
-  const app = createApp(fx.core, opts.gateway ? { gateway: opts.gateway } : {});
-  const server = await startServer(fx.core, { port: 0, host: '127.0.0.1', app });
+  const app = createApp(fx.core, fx.services);
+  const server = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
   const base = `http://127.0.0.1:${server.port}`;
   const openai = await fakeOpenAi();
   const anthropic = await fakeAnthropic({ apiKey: 'sk-ant-test' });
@@ -49,6 +50,7 @@ export async function startGateway(opts: FixtureOptions & { gateway?: GatewayOpt
   return {
     fx,
     core: fx.core,
+    services: fx.services,
     people,
     base,
     openai,

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { createApp } from '../../../daemon/app.ts';
 import { DIALECTS } from '../../helpers/stores.ts';
 import { fakeOpenAi, type FakeUpstream } from '../../helpers/fake-upstream.ts';
@@ -44,7 +43,7 @@ for (const store of DIALECTS) {
       local.script({ models: ['llama3.2'] });
       fx = await testCore({ store, env: { LOCAL_LLM_BASE_URL: local.url } });
       people = await cast(fx.core);
-      app = createApp(fx.core);
+      app = createApp(fx.core, fx.services);
       const k = await app.request('/api/app/keys', json('POST', { name: 'ssrf' }, people.member.headers({ workspace: people.workspace })));
       memberKey = ((await k.json()) as { token: string }).token;
     });
@@ -118,7 +117,7 @@ for (const store of DIALECTS) {
         );
       await insert('pa_legacylisted', 'legacy', JSON.stringify(['m']));
       await insert('pa_legacyopen', 'legacy2', null); // no model list: the catalogue asks the upstream
-      gatewayOf(fx.core).catalogue.invalidate(people.workspace);
+      fx.services.gateway.catalogue.invalidate(people.workspace);
 
       const r = await chat('legacy/m');
       const body = (await r.json()) as ErrorBody;
@@ -136,7 +135,7 @@ for (const store of DIALECTS) {
       assert.equal(hits, 0, 'the internal service was called');
       assert.ok(!logText().includes(SECRET), 'the log holds the internal answer');
       await fx.core.db.run("UPDATE provider_accounts SET enabled = 0 WHERE id IN ('pa_legacylisted', 'pa_legacyopen')");
-      gatewayOf(fx.core).catalogue.invalidate(people.workspace);
+      fx.services.gateway.catalogue.invalidate(people.workspace);
     });
 
     test('the operator target LOCAL_LLM_BASE_URL lives on loopback and works', async () => {

@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { startGateway, type Gateway } from './harness.ts';
 
 const PIECE = 'x'.repeat(39) + ' '; // 40 characters: 10 estimated tokens a chunk
@@ -32,7 +31,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     beforeEach(() => g.openai.reset());
 
     const rows = async () => {
-      await gatewayOf(g.core).usage.flush();
+      await g.services.gateway.usage.flush();
       return g.core.db.all<UsageRow>('SELECT status, input_tokens, output_tokens, total_tokens, estimated FROM usage_events ORDER BY id');
     };
     const keyWith = async (limits: Record<string, number>) => {

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { openDb } from '../../../core/store/index.ts';
 import type { Dialect } from '../../../core/store/types.ts';
 import { json } from '../people.ts';
@@ -48,19 +47,19 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let g: Gateway;
     let sdk: OpenAI;
     before(async () => {
-      g = await startGateway({ store, gateway: { usageFlushMs: 3_600_000 } });
+      g = await startGateway({ store, services: { gateway: { usageFlushMs: 3_600_000 } } });
       sdk = g.sdk();
     });
     after(() => g.close());
     beforeEach(async () => {
       g.openai.reset();
       g.anthropic.reset();
-      await gatewayOf(g.core).usage.flush();
+      await g.services.gateway.usage.flush();
       await g.core.db.run('DELETE FROM usage_events', []);
     });
 
     const events = async () => {
-      await gatewayOf(g.core).usage.flush();
+      await g.services.gateway.usage.flush();
       return (await g.core.db.all<EventRow>(
         'SELECT model, source, status, input_tokens, cached_tokens, output_tokens, reasoning_tokens, total_tokens, credential_id FROM usage_events ORDER BY created_at, id',
         [],
@@ -154,14 +153,14 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
 
     test('reads its own writes: rows still batched in memory are counted', async () => {
       await sdk.chat.completions.create({ model: 'fake/gpt-test', messages: user });
-      assert.ok(gatewayOf(g.core).usage.pending > 0, 'the row is batched, not written on the response path');
+      assert.ok(g.services.gateway.usage.pending > 0, 'the row is batched, not written on the response path');
       assert.equal((await usage(g.memberKey)).totals.requests, 1);
     });
   });
 
   describe(`graceful shutdown writes every batched usage row (${store})`, () => {
     test('calls, then core.close() → all rows in the store, read back through a new connection', async () => {
-      const g = await startGateway({ store, gateway: { usageFlushMs: 3_600_000 } });
+      const g = await startGateway({ store, services: { gateway: { usageFlushMs: 3_600_000 } } });
       try {
         const sdk = g.sdk();
         const N = 7;
@@ -171,7 +170,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
         // Nothing was written yet (the flush interval is an hour).
         const written = await g.core.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM usage_events', []);
         assert.equal(Number(written?.n), 0);
-        assert.equal(gatewayOf(g.core).usage.pending, N + 2);
+        assert.equal(g.services.gateway.usage.pending, N + 2);
         await g.core.close();
         const db = await openDb(g.core.config);
         try {

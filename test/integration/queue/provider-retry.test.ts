@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { MINUTE, startRuns, until, type RunsEnv } from '../runs/setup.ts';
 
@@ -56,7 +55,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       tok = await e.token(e.g.people.member);
       gated = await e.agent(e.g.people.member, { providerAccountId: acct.body.id, model: 'gate/gpt-test' });
       direct = await e.agent(e.g.people.member);
-      w = queueOf(e.g.core).worker({ concurrency: 1, leaseMs: 5000, maxIdleMs: 20 });
+      w = e.g.services.queue.worker({ concurrency: 1, leaseMs: 5000, maxIdleMs: 20 });
       void w.start();
     });
     after(async () => {

@@ -1,7 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatewayOf } from '../../../core/gateway/runtime.ts';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import { StoreBusy } from '../../../core/store/types.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, type RunsEnv } from '../runs/setup.ts';
@@ -28,7 +26,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       const pref = await e.start(tok, agent, { inputText: 'hi again' }, { Prefer: 'respond-async' });
       assert.equal(pref.status, 202);
       assert.equal((await e.read(tok, agent, r.body.runId)).body.run.status, 'queued', 'nothing runs queued work yet');
-      w = queueOf(e.g.core).worker({ concurrency: 2, leaseMs: 5000 });
+      w = e.g.services.queue.worker({ concurrency: 2, leaseMs: 5000 });
       void w.start();
       for (const id of [r.body.runId, pref.body.runId]) {
         const deadline = Date.now() + 10_000;
@@ -56,14 +54,14 @@ for (const store of ['sqlite', 'postgres'] as const) {
       await w?.stop(1000);
       const r = await e.start(tok, agent, { inputText: 'hi', async: true });
       assert.equal(r.status, 202, r.text);
-      const catalogue = gatewayOf(e.g.core).catalogue;
+      const catalogue = e.g.services.gateway.catalogue;
       let faults = 0;
       const resolve = catalogue.resolve.bind(catalogue);
       catalogue.resolve = async (...args) => {
         if (faults++ === 0) throw new StoreBusy(new Error('Connection terminated unexpectedly'));
         return resolve(...args);
       };
-      w = queueOf(e.g.core).worker({ concurrency: 2, leaseMs: 5000 });
+      w = e.g.services.queue.worker({ concurrency: 2, leaseMs: 5000 });
       void w.start();
       try {
         const deadline = Date.now() + 15_000;

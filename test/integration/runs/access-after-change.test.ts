@@ -7,7 +7,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { register } from '../../../core/accounts/register.ts';
 import { createSession } from '../../../core/accounts/sessions.ts';
 import { addMember } from '../../../core/accounts/workspaces.ts';
-import { accountsDeps } from '../../../daemon/middleware/session.ts';
+import { accountsDeps } from '../../../core/services.ts';
 import { startTestServer, type TestServer } from '../../helpers/http-target.ts';
 import type { Person } from '../people.ts';
 import { httpCall, startRuns, type RunsEnv } from './setup.ts';

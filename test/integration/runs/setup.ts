@@ -4,7 +4,7 @@
 // /api/agents with `Authorization: Bearer svc_pat_…`.
 import assert from 'node:assert/strict';
 import type { Dialect } from '../../../core/store/types.ts';
-import { runsOf, type RunsRuntime } from '../../../core/runs/runtime.ts';
+import type { RunsService } from '../../../core/runs/service.ts';
 import type { Person } from '../people.ts';
 import { startGateway, type Gateway } from '../gateway/harness.ts';
 
@@ -19,7 +19,7 @@ export interface Res<T = any> {
 
 export interface RunsEnv {
   g: Gateway;
-  rt: RunsRuntime;
+  rt: RunsService;
   /** Id of the provider account `fake` (models fake/gpt-test, fake/text-embed). */
   fakeAccount: string;
   /** A session-authenticated /api/app call as `who` in the operator workspace (or `ws`). */
@@ -58,10 +58,10 @@ export async function startRuns(opts: { store?: Dialect; env?: Record<string, st
     ...(opts.store ? { store: opts.store } : {}),
     // Local test servers stand in for the internet; the default limit would trip long files.
     env: { SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true', RATE_LIMIT_CHAT_PER_MINUTE: '10000', ...opts.env },
+    // A short watcher interval: the 15-minute limit is noticed within ms of the clock passing it.
+    services: { runs: { watchIntervalMs: opts.watchIntervalMs ?? 5 } },
   });
-  // runsOf memoises per Core: creating it first, before any request, fixes the watcher interval
-  // the routes use, so the 15-minute limit is noticed within a few ms of the clock passing it.
-  const rt = runsOf(g.core, { watchIntervalMs: opts.watchIntervalMs ?? 5 });
+  const rt = g.services.runs;
   const app: RunsEnv['app'] = (who, method, path, body, ws = g.people.workspace) =>
     call(g.base + path, jsonInit(method, body, who.headers({ workspace: ws })));
   const accounts = await app(g.people.owner, 'GET', '/api/app/provider-accounts');

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startRuns, type RunsEnv } from '../runs/setup.ts';
@@ -44,7 +43,7 @@ export async function startSandboxRuns(store: Dialect, env: Record<string, strin
   const r = await startRuns({ store, env: { ...SANDBOX_ENV, ...env } });
   const token = await r.token(r.g.people.member);
   const agentId = await r.agent(r.g.people.member, { instructions: 'Run code.', tools: [{ type: 'run_code' }], settings: { maxSteps: 50 } });
-  const worker = queueOf(r.g.core).worker({ concurrency: 1, leaseMs: 10_000 });
+  const worker = r.g.services.queue.worker({ concurrency: 1, leaseMs: 10_000 });
   void worker.start();
   return {
     r, token, agentId, worker,

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../../core/ids.ts';
 import { createLogger } from '../../../core/log.ts';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import { insertNewRun, prepareRun } from '../../../core/runs/start.ts';
 import { createScheduler } from '../../../core/scheduler/index.ts';
 import { AlwaysLeader } from '../../../core/scheduler/leader.ts';
@@ -126,7 +125,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
     test('mode off announces itself and warns when another scheduling process is live; the leader gauge follows', async () => {
       const before = r.g.fx.logs.length;
-      const a = createScheduler(r.g.core);
+      const a = createScheduler(r.g.core, r.g.services.queueMetrics.leader);
       const b = offScheduler('other-replica');
       a.start();
       b.start();
@@ -156,7 +155,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     });
 
     test('the maintenance job kinds are registered with the queue', () => {
-      for (const k of MAINTENANCE_KINDS) assert.ok(queueOf(r.g.core).handlers.has(k), k);
+      for (const k of MAINTENANCE_KINDS) assert.ok(r.g.services.queue.handlers.has(k), k);
     });
 
     test('prune and invitation housekeeping delete only what is past its retention', async () => {

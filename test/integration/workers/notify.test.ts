@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { createHmac, hkdfSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
 
@@ -34,7 +33,7 @@ async function setup(env: Record<string, string> = {}) {
   const e = await startRuns({ env });
   const agent = await e.agent(e.g.people.member);
   const rx = await receiver();
-  const w = queueOf(e.g.core).worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 10 });
+  const w = e.g.services.queue.worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 10 });
   void w.start();
   const events = async (runId: string) =>
     (await e.g.core.db.all<{ kind: string; data: string }>('SELECT kind, data FROM run_events WHERE run_id = ? ORDER BY seq', [runId])).map((x) => ({ kind: x.kind, data: JSON.parse(x.data) }));

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { enqueue } from '../../../core/queue/repo.ts';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
 
@@ -13,7 +12,7 @@ describe('worker.tick', () => {
   let w: QueueWorker;
   before(async () => {
     e = await startRuns();
-    w = queueOf(e.g.core).worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 10 });
+    w = e.g.services.queue.worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 10 });
     void w.start();
   });
   after(async () => {

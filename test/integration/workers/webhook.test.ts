@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { issueToken } from '../../../core/auth/tokens.ts';
-import { queueOf } from '../../../core/queue/runtime.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
 
@@ -47,7 +46,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.equal(row?.input_text, `Title: Crash on save | raw: ${body}`);
       assert.equal(row?.user_id, e.g.people.member.userId);
       assert.equal(row?.worker_id, wk.id);
-      w = queueOf(e.g.core).worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 20 });
+      w = e.g.services.queue.worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 20 });
       void w.start();
       await until(async () => (await runRow(r.body.runId))?.status === 'completed', 'the webhook run to complete', 10_000);
       assert.equal((await runRow(r.body.runId))?.output_text, 'triaged');

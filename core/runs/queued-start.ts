@@ -1,15 +1,15 @@
 import type { AgentVersion } from '../agents/types.ts';
 import { newId } from '../ids.ts';
 import { SlidingWindow } from '../quota/window.ts';
-import type { RunDeps } from '../runs/deps.ts';
-import { executeRun } from '../runs/executor.ts';
-import { addEvent } from '../runs/repo/events.ts';
-import { insertNewRun, type StartInput } from '../runs/start.ts';
-import type { RunRow } from '../runs/types.ts';
+import type { RunDeps } from './deps.ts';
+import { executeRun } from './executor.ts';
+import { addEvent } from './repo/events.ts';
+import { insertNewRun, type StartInput } from './start.ts';
+import type { RunRow } from './types.ts';
 import { StoreBusy } from '../store/types.ts';
-import { enqueue } from './repo.ts';
-import { runStartsExceeded, type RunStartLimiter } from '../runs/ratelimit.ts';
-import type { QueueMetrics } from './metrics.ts';
+import { enqueue } from '../queue/repo.ts';
+import { runStartsExceeded, type RunStartLimiter } from './ratelimit.ts';
+import type { QueueMetrics } from '../queue/metrics.ts';
 
 /** SPEC: the queue store gets five seconds to take the job before the web process runs it. */
 export const FALLBACK_AFTER_MS = 5000;

@@ -1,9 +1,9 @@
-import { executeRun } from '../runs/executor.ts';
-import type { RunDeps } from '../runs/deps.ts';
-import { addEvent } from '../runs/repo/events.ts';
-import { claimForJob } from '../runs/repo/runs.ts';
-import type { Job } from './repo.ts';
-import type { JobContext, JobOutcome } from './worker.ts';
+import { executeRun } from './executor.ts';
+import type { RunDeps } from './deps.ts';
+import { addEvent } from './repo/events.ts';
+import { claimForJob } from './repo/runs.ts';
+import type { Job } from '../queue/repo.ts';
+import type { JobContext, JobOutcome } from '../queue/worker.ts';
 
 /**
  * A queued run's job. The run takes the job's claim token as its own, so exactly one executor
