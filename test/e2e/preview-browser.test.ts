@@ -177,7 +177,8 @@ describe('generated apps in a browser (built binary, SQLite)', () => {
     assert.match((await frameEl.getAttribute('src')) ?? '', /^http:\/\/preview\.localhost:\d+\/p\//);
     const frame = await (await frameEl.elementHandle())!.contentFrame();
     assert.ok(frame, 'the frame loaded');
-    await frame.waitForFunction(() => document.getElementById('status')?.textContent === 'done', undefined, { timeout: 15_000 });
+    // Timer polling: Chromium throttles requestAnimationFrame in an offscreen frame.
+    await frame.waitForFunction(() => document.getElementById('status')?.textContent === 'done', undefined, { timeout: 15_000, polling: 100 });
     assert.equal(await frame.evaluate(() => origin), 'null', 'the framed app runs in an opaque origin');
     await shot(page, 'run-page-with-app');
     assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/.test(p)), [], 'no CSP violation on the run page');
