@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { isProviderId, PROVIDER_IDS, PROVIDERS, resolveBaseUrl } from './index.ts';
 
 it('lists every provider once, as data, with the documented defaults', () => {

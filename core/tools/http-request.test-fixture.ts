@@ -1,6 +1,6 @@
 // Shared by http-request.test.ts and http-request-guard.test.ts: the tool called with test limits,
 // result parsing, a fake DNS, and three loopback target servers (two IPv4 addresses and ::1).
-import { after, before } from 'node:test';
+import { afterAll, beforeAll } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import type { Resolver } from './http-guard.ts';
 import { httpRequestTool, type HttpRequestConfig } from './http-request.ts';
@@ -45,10 +45,10 @@ export interface Targets {
 /** Starts the three target servers before the file's tests and closes them after. */
 export function useTargets(): Targets {
   const s = {} as Targets;
-  before(async () => {
+  beforeAll(async () => {
     [s.a, s.b, s.v6] = await Promise.all([startTestServer('127.0.0.1'), startTestServer('127.0.0.2'), startTestServer('::1')]);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([s.a.close(), s.b.close(), s.v6.close()]);
   });
   return s;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import type { ChatRequest } from '../../core/gateway/types.ts';
 import { createProviderEngine, UpstreamError, type ProviderEngine, type Target } from '../../core/providers/index.ts';
 import type { Resolver } from '../../core/tools/http-guard.ts';
@@ -55,12 +55,12 @@ describe('the provider address guard', () => {
     engines.push(e);
     return e;
   };
-  before(async () => {
+  beforeAll(async () => {
     internal = await internalService();
     fake = await fakeOpenAi();
     port = Number(new URL(fake.origin).port);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all(engines.map((e) => e.close()));
     await internal.close();
     await fake.close();

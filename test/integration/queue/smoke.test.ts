@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { gatewayOf } from '../../../core/gateway/runtime.ts';
 import { queueOf } from '../../../core/queue/runtime.ts';
@@ -10,10 +10,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
   describe(`queued runs (${store})`, () => {
     let e: RunsEnv;
     let w: QueueWorker;
-    before(async () => {
+    beforeAll(async () => {
       e = await startRuns({ store });
     });
-    after(async () => {
+    afterAll(async () => {
       await w?.stop(1000);
       await e.close();
     });
