@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const filters = process.argv.slice(2).map((p) => p.replace(/^\.\//, ''));
 
+// Plain text when piped, as node:test's spec reporter printed (tinyrainbow colours unless told).
+if (!process.stdout.isTTY && !('FORCE_COLOR' in process.env)) process.env.FORCE_TTY = 'false';
 // Workers get NODE_ENV=test from vitest; vitest-setup.ts puts back what the caller had.
 process.env.SVC_TEST_NODE_ENV = process.env.NODE_ENV ?? '';
 const { createVitest } = await import('vitest/node');
