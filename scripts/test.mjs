@@ -43,7 +43,9 @@ await vitest.standalone();
 const { testModules, unhandledErrors } = await vitest.runTestSpecifications(specs, filters.length === 0);
 await vitest.close();
 
-// A file that fails outside any test (import, hook) counts once, so `0 failed` means nothing failed.
+// As node:test counted: a test skipped because its suite's hook failed is a failure, and a file
+// that fails outside any test (import, top-level hook) counts once.
+const suiteFailed = (t) => t.parent.type !== 'module' && (t.parent.state() === 'failed' || suiteFailed(t.parent));
 let passed = 0;
 let failed = unhandledErrors.length;
 for (const mod of testModules) {
@@ -51,7 +53,7 @@ for (const mod of testModules) {
   for (const test of mod.children.allTests()) {
     const state = test.result().state;
     if (state === 'passed') passed++;
-    else if (state === 'failed') failedHere++;
+    else if (state === 'failed' || (state === 'skipped' && suiteFailed(test))) failedHere++;
   }
   failed += failedHere || (mod.state() === 'failed' ? 1 : 0);
 }
