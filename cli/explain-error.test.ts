@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { StoreBusy } from '../core/store/types.ts';
 import { explainError } from './explain-error.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { backoffMs } from './backoff.ts';
 
 it('doubles from the base per retry and stops at the cap', () => {

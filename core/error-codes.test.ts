@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { ERROR_CODES, type CodeSpec } from './error-codes.ts';
 
 const ROOT = join(import.meta.dirname, '..');

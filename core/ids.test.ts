@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { ID_PATTERN, newId, newTimeId, randomPoolBytes } from './ids.ts';
 
 test('newId: prefixed, 20 base-36 characters, no repeats over many draws (the byte pool refills)', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { checkJsonValue, MAX_JSON_DEPTH } from './input-guard.ts';
 
 const check = (text: string) => checkJsonValue(JSON.parse(text), text);

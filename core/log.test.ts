@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { createLogger } from './log.ts';
 
 function capture(level: Parameters<typeof createLogger>[0] = 'debug') {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { isAppError } from '../core/errors.ts';
 import { hostClassifier, hostPolicy, type RequestFacts } from './host-check.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatChunk } from '../core/wire/openai.ts';
 import { AppError } from '../core/errors.ts';
@@ -20,11 +20,11 @@ const server = createServer((req, res) => {
   void writeChatStream(res, source(res));
 });
 
-before(async () => {
+beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
-after(async () => {
+afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });

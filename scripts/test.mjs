@@ -1,31 +1,29 @@
-// `npm test`: unit, integration and end-to-end tests in one `node --test` run, so the output ends with
-// one summary (ℹ tests / pass / fail) and the exit code is the runner's.
+// `npm test`: unit, integration, end-to-end and fault tests in one vitest run (vitest.config.ts), so
+// the output ends with one total and the exit code says whether anything failed.
 // Usage: npm test [-- <path-prefix>...]   e.g. `npm test -- core/config test/e2e`
 import { spawnSync } from 'node:child_process';
-import { globSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PATTERNS = [
-  'core/**/*.test.ts',
-  'daemon/**/*.test.ts',
-  'cli/**/*.test.ts',
-  'test/integration/**/*.test.ts',
-  'test/e2e/**/*.test.ts',
-  // Fault tests: real svc processes killed and starved (SVC_FAULT_FULL=1 for the issue's sizes).
-  'test/fault/**/*.test.ts',
-];
+const filters = process.argv.slice(2).map((p) => p.replace(/^\.\//, ''));
 
-const filters = process.argv.slice(2);
-const files = PATTERNS.flatMap((p) => globSync(p, { cwd: root }))
-  .filter((f) => !f.split('/').includes('node_modules'))
-  .filter((f) => filters.length === 0 || filters.some((prefix) => f.startsWith(prefix.replace(/^\.\//, ''))))
-  .sort();
+// Plain text when piped, as node:test's spec reporter printed (tinyrainbow colours unless told).
+if (!process.stdout.isTTY && !('FORCE_COLOR' in process.env)) process.env.FORCE_TTY = 'false';
+// Workers get NODE_ENV=test from vitest; vitest-setup.ts puts back what the caller had.
+process.env.SVC_TEST_NODE_ENV = process.env.NODE_ENV ?? '';
+const { createVitest } = await import('vitest/node');
+const vitest = await createVitest('test', { root, watch: false, reporters: ['verbose'] });
+
+// Path prefixes, not vitest's substring filters: `cli` must not pick test/integration/client-*.
+const specs = (await vitest.globTestSpecifications())
+  .filter((s) => filters.length === 0 || filters.some((prefix) => relative(root, s.moduleId).startsWith(prefix)))
+  .sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+const files = specs.map((s) => relative(root, s.moduleId));
 
 if (files.length === 0) {
   process.stderr.write(`test: no test files match ${filters.join(' ') || 'the default patterns'}\n`);
+  await vitest.close();
   process.exit(1);
 }
 
@@ -38,32 +36,26 @@ if (files.some((f) => f.startsWith('test/e2e/') || f.startsWith('test/fault/')))
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// Two phases. First everything but the fault tests, two files at a time (2 cores; most files wait
-// on I/O). Then the fault tests, one at a time and after everything else: they kill processes,
-// saturate the CPU and restart a PostgreSQL server of their own, which would disturb tests running beside
-// them. Each phase prints the runner's summary; a last line totals both.
-const faults = files.filter((f) => f.startsWith('test/fault/'));
-const rest = files.filter((f) => !f.startsWith('test/fault/'));
-const totals = { tests: 0, pass: 0, fail: 0 };
-let status = 0;
-for (const [group, concurrency] of [[rest, process.env.SVC_TEST_CONCURRENCY ?? 2], [faults, 1]]) {
-  if (group.length === 0) continue;
-  const tap = join(mkdtempSync(join(tmpdir(), 'svc-test-')), 'report.tap');
-  const args = [
-    '--test',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tap}`,
-    `--test-concurrency=${concurrency}`,
-    // A hung test fails after 3 minutes instead of stalling CI.
-    '--test-timeout=180000',
-    ...group,
-  ];
-  const run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  if (run.status !== 0) status = run.status ?? 1;
-  const report = readFileSync(tap, 'utf8');
-  for (const k of Object.keys(totals)) totals[k] += Number(new RegExp(`^# ${k} (\\d+)$`, 'm').exec(report)?.[1] ?? 0);
+// Two phases (the config's projects): everything but the fault tests two files at a time, then the
+// fault tests one at a time and after everything else: they kill processes, saturate the CPU and
+// restart a PostgreSQL server of their own, which would disturb tests running beside them.
+await vitest.standalone();
+const { testModules, unhandledErrors } = await vitest.runTestSpecifications(specs, filters.length === 0);
+await vitest.close();
+
+// As node:test counted: a test skipped because its suite's hook failed is a failure, and a file
+// that fails outside any test (import, top-level hook) counts once.
+const suiteFailed = (t) => t.parent.type !== 'module' && (t.parent.state() === 'failed' || suiteFailed(t.parent));
+let passed = 0;
+let failed = unhandledErrors.length;
+for (const mod of testModules) {
+  let failedHere = 0;
+  for (const test of mod.children.allTests()) {
+    const state = test.result().state;
+    if (state === 'passed') passed++;
+    else if (state === 'failed' || (state === 'skipped' && suiteFailed(test))) failedHere++;
+  }
+  failed += failedHere || (mod.state() === 'failed' ? 1 : 0);
 }
-process.stdout.write(`\nall: ${totals.pass} passed, ${totals.fail} failed\n`);
-process.exit(status);
+process.stdout.write(`\nall: ${passed} passed, ${failed} failed\n`);
+process.exit(failed > 0 ? 1 : 0);

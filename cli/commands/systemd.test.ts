@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { systemd } from './systemd.ts';
 import { serveUnit, workerUnit, UNIT_DEFAULTS } from './systemd-units.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { createVault } from '../vault/index.ts';
 import { keepMaskedSecrets, maskToolSecrets, openToolConfig, previewOf, sealToolSecrets } from './tool-secrets.ts';

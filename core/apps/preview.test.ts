@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { contentTypeOf, decodePath, FileCache, TokenMemo } from './preview.ts';
 import { previewKey, signPreviewToken } from './token.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { createSecretKey } from 'node:crypto';
 import { previewKey, signPreviewToken, verifyPreviewToken, type PreviewClaims } from './token.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { MAX_FILES, MAX_TOTAL_BYTES, pathProblem, validateApp } from './validate.ts';
 

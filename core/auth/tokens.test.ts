@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { crc32 } from './crc32.ts';
 import { issueToken, kindOf, safeEqual, tokenHash, tokenPreview, wellFormed, TOKEN_PREFIXES, type TokenKind } from './tokens.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { UpstreamError } from '../providers/types.ts';
 import { streamUsage } from './estimate.ts';
 import { Tracked, type StreamEnd } from './tracked.ts';

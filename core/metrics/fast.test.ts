@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { FastCounter, FastHistogram } from './fast.ts';

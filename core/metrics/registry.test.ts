@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { createMetrics } from './registry.ts';
 
 test('http(): one series per (method, route, status), counted under its own labels', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { AddressRefused, addressPolicy, vetHost } from './address-guard.ts';
 
 describe('addressPolicy (SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS)', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { decodeFloat32, encodeFloat32, toBase64Embeddings } from './embeddings.ts';
 
 it('encodes float vectors as OpenAI base64 (float32 LE) and leaves base64 alone', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { AddressRefused } from './address-guard.ts';
 import { httpError, parseErrorBody, parseRetryAfter, streamError, transportError } from './errors.ts';
 

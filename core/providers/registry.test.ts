@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { isProviderId, PROVIDERS, resolveBaseUrl } from './registry.ts';
 import { PROVIDER_IDS } from './types.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { errorBody } from './errors.ts';
 import { withSafeRetry } from './retry.ts';
 import { UpstreamError } from './types.ts';

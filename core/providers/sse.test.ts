@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { SseParser } from './sse.ts';
 
 const STREAM = ': keep-alive\n\nevent: message_start\ndata: {"a":1}\n\ndata: {"b":"é"}\n\ndata: line1\ndata: line2\n\n: comment only\n\ndata: [DONE]\n\n';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { openAiChunks } from './openai-compatible/stream.ts';
@@ -77,12 +77,12 @@ const opts = (path: string, o: Partial<CallOptions> = {}): CallOptions => ({
   method: 'GET', path, headers: {}, body: null, signal: undefined, headersTimeout: 5000, bodyTimeout: 5000, ...o,
 });
 
-before(async () => {
+beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   pool = new Pool(origin, { pipelining: 1 });
 });
-after(async () => {
+afterAll(async () => {
   await pool.close();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));

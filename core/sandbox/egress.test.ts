@@ -1,7 +1,7 @@
 // The egress proxy alone, spoken to over its Unix socket as a sandboxed client would (through the
 // runner's loopback forwarder): the allowlist, the address guard after DNS, and that the
 // connection goes to the vetted address whatever the name resolves to later.
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -43,7 +43,7 @@ describe('egress proxy', () => {
   let target: TestServer;
   let proxy: EgressSession;
   const dns = new Map<string, string>();
-  before(async () => {
+  beforeAll(async () => {
     target = await startTestServer();
     const opts: EgressOptions = {
       allowedHosts: ['api.example.com', '*.internal.example', 'rebind.example.com'],
@@ -54,7 +54,7 @@ describe('egress proxy', () => {
     };
     proxy = await openEgress(opts);
   });
-  after(async () => {
+  afterAll(async () => {
     await proxy.close();
     await target.close();
   });

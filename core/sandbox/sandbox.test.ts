@@ -1,7 +1,7 @@
 // The drivers on this machine (bubblewrap is installed by the test setup): what the program sees,
 // what comes back, the output cap, files in /output, and allowlist networking through the egress
 // proxy. Limit and escape cases run through real agent runs in test/integration/sandbox/.
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../config/index.ts';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
@@ -13,10 +13,10 @@ const sandbox = (env: Record<string, string> = {}) =>
 
 describe('container driver (node)', () => {
   let sb: Sandbox;
-  before(() => {
+  beforeAll(() => {
     sb = sandbox();
   });
-  after(() => sb.close());
+  afterAll(() => sb.close());
 
   it('runs CommonJS with stdin, an empty environment, a fresh root, and returns /output files', async () => {
     const r = await sb.run({
@@ -96,10 +96,10 @@ describe('none driver', () => {
 
 describe('allowlist networking through the egress proxy', () => {
   let target: TestServer;
-  before(async () => {
+  beforeAll(async () => {
     target = await startTestServer();
   });
-  after(() => target.close());
+  afterAll(() => target.close());
   const fetchBoth = (url: string) =>
     `for (const u of ['${url}']) { try { const r = await fetch(u); console.log('fetch', r.status, await r.text()); } catch (e) { console.log('fetch failed', e.cause?.code ?? e.message); process.exitCode = 1; } }
      await new Promise((res) => require('node:http').get('${url}', (r) => { let b = ''; r.on('data', (d) => (b += d)); r.on('end', () => { console.log('http', r.statusCode, b); res(); }); }).on('error', (e) => { console.log('http failed', e.message); res(); }));`;

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../log.ts';
 import { FileLockElector } from './leader-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function logger() {
   const lines: Array<Record<string, unknown>> = [];

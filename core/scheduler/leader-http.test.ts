@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../log.ts';
 import { HttpLeaseElector } from './leader-http.ts';
@@ -70,8 +70,8 @@ class LeaseServer {
 // Long enough that a loaded CI machine's timer jitter (a few hundred ms) cannot fake a violation.
 const TTL = 2000;
 const srv = new LeaseServer();
-before(() => srv.listen());
-after(() => srv.close());
+beforeAll(() => srv.listen());
+afterAll(() => srv.close());
 beforeEach(() => srv.reset());
 
 function elector(holder: string, ttlMs = TTL) {

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 // Shared by the http-request tests.
-import { after, before } from 'node:test';
+import { afterAll, beforeAll } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import type { Resolver } from './http-guard.ts';
 import { httpRequestTool, type HttpRequestConfig } from './http-request.ts';
@@ -43,10 +43,10 @@ export interface Targets {
 
 export function useTargets(): Targets {
   const s = {} as Targets;
-  before(async () => {
+  beforeAll(async () => {
     [s.a, s.b, s.v6] = await Promise.all([startTestServer('127.0.0.1'), startTestServer('127.0.0.2'), startTestServer('::1')]);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([s.a.close(), s.b.close(), s.v6.close()]);
   });
   return s;

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { httpRequestConfig, httpRequestTool } from './http-request.ts';
 import { bodyOf, call, ctx, echoed, useTargets } from './http-request.test-fixture.ts';

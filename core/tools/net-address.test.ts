@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { classifyAddress, parseCidr, type AddressClass } from './net-address.ts';
 import { IPV4_OTHER, IPV4_SPECIAL, IPV6_OTHER, IPV6_SPECIAL } from './special-addresses.ts';

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../config/index.ts';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
@@ -56,10 +56,10 @@ describe('toolLimitsFromConfig', () => {
 
 describe('http_request through the registry with configured limits', () => {
   let server: TestServer;
-  before(async () => {
+  beforeAll(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  afterAll(() => server.close());
   const run = (env: Record<string, string>, args: unknown) =>
     getTool('http_request')!.execute(args, {}, {
       signal: new AbortController().signal,

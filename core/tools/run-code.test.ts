@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../config/index.ts';
 import { SandboxUnavailable, type RunRequest, type Sandbox } from '../sandbox/types.ts';

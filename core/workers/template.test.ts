@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { renderTemplate } from './template.ts';
 
 test('{{body}} inserts the raw body, every time it appears', () => {

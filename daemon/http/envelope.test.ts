@@ -2,7 +2,7 @@
 // sent to both, and the request id, access line, metric and error bytes compared.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { AppError } from '../../core/errors.ts';
 import { testCore, type Fixture } from '../../test/integration/http-fixture.ts';
 import { createApp } from '../app.ts';
@@ -57,14 +57,14 @@ describe('envelope: fast lane ≡ Hono', () => {
   let fast: ServerHandle;
   let hono: ServerHandle;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_GATEWAY_BODY_LIMIT_BYTES: String(LIMIT) } });
     const app = createApp(fx.core, fx.services);
     assert.ok(app.fastLane, 'createApp hands its fast lane on');
     fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
     hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
   });
-  after(async () => {
+  afterAll(async () => {
     await fast.close(1000);
     await hono.close(1000);
     await fx.cleanup();

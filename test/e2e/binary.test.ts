@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   cleanEnv,
   ensureBuilt,
@@ -26,11 +26,11 @@ const migrationNames = (dialect: string) =>
     .map((f) => f.replace(/\.sql$/, ''));
 
 let sb: Sandbox;
-before(() => {
+beforeAll(() => {
   ensureBuilt();
   sb = isolatedBinary();
 });
-after(() => sb?.cleanup());
+afterAll(() => sb?.cleanup());
 
 describe('svc binary: commands', () => {
   test('--version prints the package version', () => {
@@ -132,10 +132,10 @@ describe('svc binary: SQLite (default location under an empty HOME)', () => {
 
 describe('svc binary: PostgreSQL', () => {
   let db: ScratchDatabase;
-  before(async () => {
+  beforeAll(async () => {
     db = await createScratchDatabase('svc_e2e');
   });
-  after(async () => db?.drop());
+  afterAll(async () => db?.drop());
   const env = () => cleanEnv(sb.home, { SERVICE_STORE: 'postgres', DATABASE_URL: db.url });
 
   test('serve answers health and readiness, then exits 0 on SIGTERM', async () => {

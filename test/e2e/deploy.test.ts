@@ -2,7 +2,7 @@
 // block, with /etc, /var/lib and /usr/local/bin moved into a temporary directory, then `svc serve`
 // started in production mode from the environment file `svc setup` wrote. Steps that need a real
 // init system and user database (useradd, install -d -o, systemctl) and TLS termination are not run.
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,11 +11,11 @@ import { parseEnvFile } from '../../cli/commands/setup.ts';
 import { ensureBuilt, freePort, isolatedBinary, repoRoot, start, stop, waitForStatus, type Sandbox } from '../helpers/binary.ts';
 
 let sb: Sandbox;
-before(() => {
+beforeAll(() => {
   ensureBuilt();
   sb = isolatedBinary();
 });
-after(() => sb.cleanup());
+afterAll(() => sb.cleanup());
 
 /** The shell block under "## Production set-up". */
 function setupBlock(): string[] {

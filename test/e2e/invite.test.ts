@@ -5,17 +5,17 @@ import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { cleanEnv, ensureBuilt, freePort, isolatedBinary, runSync, start, stop, waitForStatus, type Running, type Sandbox } from '../helpers/binary.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/pgdb.ts';
 import { startRelay } from '../integration/invitation-helpers.ts';
 
 let sb: Sandbox;
-before(() => {
+beforeAll(() => {
   ensureBuilt();
   sb = isolatedBinary();
 });
-after(() => sb?.cleanup());
+afterAll(() => sb?.cleanup());
 
 const TOKEN = /svc_inv_[0-9A-Za-z]{36}/;
 
@@ -61,13 +61,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
       return { raw: r.stdout, ...parsed, row: id ? parsed.data.find((i) => i.id === id) : undefined };
     };
 
-    before(async () => {
+    beforeAll(async () => {
       const home = join(sb.home, store);
       mkdirSync(home);
       if (store === 'postgres') pg = await createScratchDatabase('svc_e2e_invite');
       env = cleanEnv(home, pg ? { SERVICE_STORE: 'postgres', DATABASE_URL: pg.url } : {});
     });
-    after(async () => {
+    afterAll(async () => {
       if (server) await stop(server);
       await pg?.drop();
     });

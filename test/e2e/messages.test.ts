@@ -1,16 +1,16 @@
 // What an operator reads when `svc serve` starts or cannot: one human line naming the address and
 // the next step, and refusals that name the variable or file, the cause and the fix.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { cleanEnv, ensureBuilt, freePort, isolatedBinary, runSync, start, stop, type Sandbox } from '../helpers/binary.ts';
 
 let sb: Sandbox;
-before(() => {
+beforeAll(() => {
   ensureBuilt();
   sb = isolatedBinary();
 });
-after(() => sb.cleanup());
+afterAll(() => sb.cleanup());
 
 async function firstLines(run: ReturnType<typeof start>, pattern: RegExp, ms = 20_000): Promise<string> {
   const t0 = Date.now();

@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import { cleanEnv, ensureBuilt, freePort, isolatedBinary, repoRoot, start, stop, waitForStatus, type Sandbox } from '../helpers/binary.ts';
 
 let sb: Sandbox;
-before(() => {
+beforeAll(() => {
   ensureBuilt();
   sb = isolatedBinary();
 });
-after(() => sb?.cleanup());
+afterAll(() => sb?.cleanup());
 
 test('the binary serves /api/openapi.json and /api/docs', async () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };

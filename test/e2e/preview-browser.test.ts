@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { previewKey, signPreviewToken } from '../../core/apps/token.ts';
 import { launchBrowser } from '../helpers/browser.ts';
@@ -76,7 +76,7 @@ describe('generated apps in a browser (built binary, SQLite)', () => {
   };
   const shot = (page: Page, name: string) => page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
 
-  before(async () => {
+  beforeAll(async () => {
     ensureBuilt();
     mkdirSync(OUT, { recursive: true });
     sb = isolatedBinary();
@@ -119,7 +119,7 @@ describe('generated apps in a browser (built binary, SQLite)', () => {
     assert.ok((await context.cookies(appOrigin)).some((c) => c.name === 'service_session'));
   });
 
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     if (svc) assert.equal(await stop(svc), 0, svc.output().slice(-2000));
     await fake?.close();

@@ -2,7 +2,7 @@
 // queue workers), sign-up, a provider account on an in-repo fake, the gateway through the official
 // openai SDK, an agent run in the request with an http_request tool, and a queued run. Bundling
 // problems (a module loaded lazily, a CommonJS package imported dynamically) only show here.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import OpenAI from 'openai';
@@ -26,7 +26,7 @@ describe('svc serve end to end (built binary, SQLite)', () => {
     return { status: r.status, body: text ? JSON.parse(text) : undefined, text };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     ensureBuilt();
     sb = isolatedBinary();
     fake = await fakeOpenAi();
@@ -47,7 +47,7 @@ describe('svc serve end to end (built binary, SQLite)', () => {
     session = { cookie: `service_session=${jar.service_session}; service_csrf=${jar.service_csrf}`, 'x-csrf-token': jar.service_csrf! };
   });
 
-  after(async () => {
+  afterAll(async () => {
     if (run) assert.equal(await stop(run), 0, run.output());
     await fake?.close();
     target?.close();

@@ -1,7 +1,7 @@
 // The built binary is run_code's node runtime: `svc __sandbox-node` runs a program like node would
 // (ES modules with top-level await, CommonJS, -e, children started with process.execPath) without
 // unpacking the program, and `svc doctor` runs a one-line program through the container driver.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +9,11 @@ import { cleanEnv, ensureBuilt, isolatedBinary, runSync, type Sandbox } from '..
 
 describe('svc as the sandbox node runtime', () => {
   let sb: Sandbox;
-  before(() => {
+  beforeAll(() => {
     ensureBuilt();
     sb = isolatedBinary();
   });
-  after(() => sb.cleanup());
+  afterAll(() => sb.cleanup());
 
   test('runs an ES module and a CommonJS file; nothing is unpacked; no warning on stderr', () => {
     const esm = join(sb.home, 'esm.js');

@@ -2,7 +2,7 @@
 // connect the fake model server, make an agent with an http_request tool that needs approval,
 // publish, run, approve on the run page, see the output. Every page is screenshotted and checked
 // with axe-core; no console error or CSP violation is allowed anywhere.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { checkPage } from '../helpers/browser.ts';
@@ -12,12 +12,12 @@ describe('workbench: the owner\'s first run (Chromium, built binary)', () => {
   let w: Bench;
   let ctx: BrowserContext;
   let page: Page;
-  before(async () => {
+  beforeAll(async () => {
     w = await workbench();
     ctx = await w.context();
     page = await ctx.newPage();
   });
-  after(async () => {
+  afterAll(async () => {
     await w?.close();
   });
 

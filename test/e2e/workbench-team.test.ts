@@ -3,7 +3,7 @@
 // resend and revoke (the revoked link fails on the sign-up page with the spec's 403 message); a
 // viewer sees no control they may not use; a gateway key made on the page works with the openai SDK
 // until it is revoked on the page. Every page is screenshotted and checked with axe-core.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -15,7 +15,7 @@ const INVALID = 'This invitation is not valid. Ask a workspace admin for a new o
 describe('workbench: a team (Chromium, built binary)', () => {
   let w: Bench;
   let owner: Page;
-  before(async () => {
+  beforeAll(async () => {
     w = await workbench();
     const ctx = await w.context();
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: w.base });
@@ -27,7 +27,7 @@ describe('workbench: a team (Chromium, built binary)', () => {
     await owner.getByRole('button', { name: 'Create account' }).click();
     await owner.waitForURL(`${w.base}/`);
   });
-  after(async () => {
+  afterAll(async () => {
     await w?.close();
   });
 

@@ -2,7 +2,7 @@
 // the real QueueWorker, claim and fenced completion; the handler records each execution in a side
 // table): every job claimed and executed exactly once, on SQLite and on PostgreSQL.
 // Sizes: 2,000 jobs here, 10,000 with SVC_FAULT_FULL=1.
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

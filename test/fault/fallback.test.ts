@@ -2,7 +2,7 @@
 // sleep) while an async run is started. The answer is still 202, given at about 5 s, and the run
 // completes in the web process (no worker runs anywhere) with a `run.fallback` event saying it is
 // not durable.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../helpers/binary.ts';

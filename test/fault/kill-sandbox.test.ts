@@ -3,7 +3,7 @@
 // worker — is not executed again: the model is told the call was interrupted and the run completes.
 // Executions are counted from outside: every sandboxed runner whose /sandbox/main.js carries the
 // test's marker is one execution (read through /proc/PID/root as root).
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
 // half the starts have been answered, start it again, and every run that got a 202 reaches a
 // terminal state — the ones queued, the ones the embedded workers were executing at the kill
 // (reclaimed when their lease expires), all of them. Sizes: 150 here, 500 with SVC_FAULT_FULL=1.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { cluster, countingFake, setUp, size, startAsync, sleep } from './harness.ts';
 import { account, nonTerminalCount, sqliteReader } from './store-read.ts';

@@ -5,7 +5,7 @@
 // check disabled (SVC_TEST_DISABLE_LEDGER=1, honoured only under NODE_ENV=test) and asserts the
 // test's detector then sees repeated calls: the guarantee is measured, not assumed.
 // Sizes: 200 runs here, 1,000 with SVC_FAULT_FULL=1.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { size, sleep } from './harness.ts';
 import { runScenario, summary, type FaultContext } from './scenario.ts';

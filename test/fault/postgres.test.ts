@@ -2,7 +2,7 @@
 // the store's database over and over (pg_terminate_backend) and restart the PostgreSQL server once —
 // a private server started for this test. Same guarantees as the kill test: 0 runs lost, 0 provider
 // calls repeated, every run terminal. Sizes: 240 runs; 1,000 with SVC_FAULT_FULL=1.
-import { after, test } from 'node:test';
+import { afterAll, test } from 'vitest';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createScratchDatabase } from '../helpers/pgdb.ts';
@@ -12,7 +12,7 @@ import { runScenario, summary, type FaultContext } from './scenario.ts';
 
 // The server this test restarts is its own, never the machine's shared one.
 const server = await startPrivatePostgres();
-after(() => server.stop());
+afterAll(() => server.stop());
 const ADMIN_URL = server.adminUrl;
 
 async function pgUp(): Promise<boolean> {

@@ -3,7 +3,7 @@
 // (zero-latency model: every run is a burst of writes). No SQLITE_BUSY may reach a client as a
 // 500: each answer is a 202, or a 503 with Retry-After where the store is saturated. Afterwards
 // every accepted run reaches a terminal state. 6 s of load here, 20 s with SVC_FAULT_FULL=1.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { cluster, countingFake, setUp, size, sleep, until } from './harness.ts';
 import { account, nonTerminalCount, sqliteReader } from './store-read.ts';

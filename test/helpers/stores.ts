@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { openPostgresDb } from '../../core/store/postgres/db.ts';
 import { openSqliteDb, type SqliteDbOptions } from '../../core/store/sqlite/db.ts';
 import type { Db, Dialect } from '../../core/store/types.ts';
@@ -73,10 +73,10 @@ export function forEachStore(name: string, body: (get: () => FreshDb, dialect: D
   for (const dialect of DIALECTS) {
     describe(`${name} [${dialect}]`, () => {
       let store: FreshDb | undefined;
-      before(async () => {
+      beforeAll(async () => {
         store = await freshDb(dialect);
       });
-      after(async () => {
+      afterAll(async () => {
         await store?.cleanup();
       });
       body(() => {

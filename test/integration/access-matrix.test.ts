@@ -3,7 +3,7 @@
 // surfaces without a row here fails the test, and a row whose route disappeared fails too.
 // Callers act on the operator workspace W (x-workspace-id); the outsider owns only their own.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { register } from '../../core/accounts/register.ts';
 import { createSession } from '../../core/accounts/sessions.ts';
 import { tokenHash } from '../../core/auth/tokens.ts';
@@ -44,7 +44,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
   let upstream: FakeUpstream;
   let accountInW: string;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } }); // the fake upstream is on loopback
     app = createApp(fx.core, fx.services, {
       routes(app, core, services) {
@@ -67,7 +67,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
       }
     }
   });
-  after(async () => {
+  afterAll(async () => {
     await fx.cleanup();
     await upstream.close();
   });

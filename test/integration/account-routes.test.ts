@@ -1,7 +1,7 @@
 // The caller's own account through /api/auth (issue 14, issue 17 item 3): password change (the other
 // sessions end), sign out everywhere, the active workspace remembered on the session (and set to the
 // inviting workspace after a sign-up by invitation); and the provider-account connection test.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createApp, type App } from '../../daemon/app.ts';
 import { fakeOpenAi, refusingUrl, type FakeUpstream } from '../helpers/fake-upstream.ts';
@@ -14,12 +14,12 @@ describe('account routes', () => {
   let fx: Fixture;
   let app: App;
   let upstream: FakeUpstream;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     app = createApp(fx.core, fx.services);
     upstream = await fakeOpenAi();
   });
-  after(async () => {
+  afterAll(async () => {
     await upstream.close();
     await fx.cleanup();
   });

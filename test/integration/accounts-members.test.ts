@@ -1,6 +1,6 @@
 // Workspaces and members through /api/app: listing, role changes (admins never touch owners, the
 // last owner stays, viewers and members may not manage), removal, leaving, and the workspace header.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createApp, type App } from '../../daemon/app.ts';
 import { errorOf, invite, jsonInit, signUp, type Session } from './accounts-helpers.ts';
@@ -32,7 +32,7 @@ describe('workspaces and members', () => {
   const remove = (who: Session, userId: string, opts: { csrf?: boolean } = {}) =>
     app.request(`/api/app/members/${userId}`, { method: 'DELETE', headers: who.headers({ workspace: ws, ...opts }) });
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore();
     app = createApp(fx.core, fx.services);
     const owner = await signUp(app, { email: 'owner@example.com', name: 'Olga' });
@@ -48,7 +48,7 @@ describe('workspaces and members', () => {
     const outsider = await signUp(app, { email: 'out@example.com', invitationToken: (await invite(fx.core, ownWs.admin!, 'out@example.com', 'member')).token });
     s.outsider = outsider.session;
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('GET /api/app/workspaces lists the caller\'s workspaces with the role in each', async () => {
     const res = await app.request('/api/app/workspaces', { headers: s.viewer.headers({ csrf: false }) });

@@ -1,6 +1,6 @@
 // Concurrent sign-ups on both stores: one invitation token admits exactly one account, and two
 // racing registrations on an empty store give exactly one bootstrap owner.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { Dialect } from '../../core/store/types.ts';
 import { createApp, type App } from '../../daemon/app.ts';
@@ -13,11 +13,11 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`concurrent registration [${store}]`, () => {
     let fx: Fixture;
     let app: App;
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ store });
       app = createApp(fx.core, fx.services);
     });
-    after(() => fx.cleanup());
+    afterAll(() => fx.cleanup());
 
     test('racing bootstraps on an empty store: exactly one owner of the operator workspace', async () => {
       const results = await Promise.all(

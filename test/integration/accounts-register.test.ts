@@ -1,6 +1,6 @@
 // Registration through HTTP: SPEC "Workspace and accounts", Configuration rules 1–3, and the
 // invitation rules at sign-up (one 403 body for every bad token).
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { issueToken } from '../../core/auth/tokens.ts';
 import { revokeInvitation } from '../../core/invitations/service.ts';
@@ -15,11 +15,11 @@ describe('registration, invite_only (default mode)', () => {
   let fx: Fixture;
   let app: App;
   let owner: AccountBody;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore();
     app = createApp(fx.core, fx.services);
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('the first registration on an empty store owns the operator workspace and is signed in', async () => {
     assert.equal(fx.core.config.SERVICE_REGISTRATION_MODE, 'invite_only');
@@ -130,11 +130,11 @@ describe('registration, invite_only (default mode)', () => {
 describe('registration, open mode', () => {
   let fx: Fixture;
   let app: App;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
     app = createApp(fx.core, fx.services);
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('anyone may register; each account owns a workspace of its own, only the first is the operator one', async () => {
     const first = await signUp(app, { email: 'one@example.com' });
@@ -183,11 +183,11 @@ describe('registration, misconfigured mode', () => {
 describe('registration input', () => {
   let fx: Fixture;
   let app: App;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
     app = createApp(fx.core, fx.services);
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   const ok = { email: 'ana@example.com', password: 'correct horse battery' };
   const cases: Array<[string, unknown, number, RegExp?]> = [

@@ -1,5 +1,5 @@
 // Sign-in, session read, logout, CSRF, throttling and cookie flags, through HTTP.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { SESSION_TTL_MS } from '../../core/accounts/sessions.ts';
 import { createApp, type App } from '../../daemon/app.ts';
@@ -14,12 +14,12 @@ describe('login and session', () => {
   let fx: Fixture;
   let app: App;
   let ana: AccountBody;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
     app = createApp(fx.core, fx.services);
     ana = (await signUp(app, { email: 'ana@example.com', name: 'Ana', password: PASSWORD })).body;
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('login answers {user, workspaces} and sets both cookies; the address is case-insensitive', async () => {
     const res = await login(app, ' ANA@Example.com', PASSWORD);
@@ -97,12 +97,12 @@ describe('login and session', () => {
 describe('login throttling', () => {
   let fx: Fixture;
   let app: App;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open' } });
     app = createApp(fx.core, fx.services);
     await signUp(app, { email: 'ana@example.com', password: PASSWORD });
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('10 failures on one account → 429 with Retry-After, even for the right password; it lifts after the window', async () => {
     for (let i = 0; i < 10; i++) assert.equal((await login(app, 'ana@example.com', `wrong ${i}`)).status, 401);

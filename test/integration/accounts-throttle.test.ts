@@ -5,7 +5,7 @@
 // bound at once. Hashes are counted through the process's hasher (core.auth.hasher), which each
 // test wraps before the app is built; a control sign-in or sign-up shows the count is live.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { defaultThrottles } from '../../core/accounts/login.ts';
 import { register, signupThrottle } from '../../core/accounts/register.ts';
 import { boundedHasher, HASH_CONCURRENCY, type PasswordHasher } from '../../core/auth/hasher.ts';
@@ -109,7 +109,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       fx.core.auth.signups = signupThrottle();
     };
 
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ store });
       counted = countingHasher(fx);
       server = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app: createApp(fx.core, fx.services) });
@@ -120,7 +120,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       ownerId = body.user.id;
       ownerWorkspace = body.workspaces[0]!.id;
     });
-    after(async () => {
+    afterAll(async () => {
       await server.close(1000);
       await fx.cleanup();
     });

@@ -3,7 +3,7 @@
 // booleans, nothing else; an unknown workspace is a 404; the local target counts as a provider
 // everywhere; and the list costs the same handful of queries however many workspaces there are.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { listActivation } from '../../core/activation/service.ts';
 import type { Dialect, Queryable } from '../../core/store/types.ts';
 import { createApp } from '../../daemon/app.ts';
@@ -15,10 +15,10 @@ const MILESTONE_KEYS = ['agentPublished', 'firstRunCompleted', 'memberInvited', 
 
 for (const store of ['sqlite', 'postgres'] as Dialect[]) describe(`activation (${store})`, () => {
   let r: RunsEnv;
-  before(async () => {
+  beforeAll(async () => {
     r = await startRuns({ store });
   });
-  after(() => r.close());
+  afterAll(() => r.close());
 
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${r.g.base}${path}`, { headers });

@@ -3,7 +3,7 @@
 // agents.tools and agent_versions.tools, shown as a preview (`…1234`) by every read of the agent and
 // its versions, and sent for real by the tool; an edit that sends the preview back keeps the value.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { sealStoredToolSecrets } from '../../core/agents/service.ts';
 import { DIALECTS } from '../helpers/stores.ts';
 import { startTestServer, type TestServer } from '../helpers/http-target.ts';
@@ -29,12 +29,12 @@ for (const store of DIALECTS) {
     ];
     const leaks = (text: string) => text.includes('SECRET') || text.includes('9f8e7d6c5b4a') || text.includes('00112233');
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       target = await startTestServer();
       token = await r.token(r.g.people.member);
     });
-    after(async () => {
+    afterAll(async () => {
       await target.close();
       await r.close();
     });

@@ -2,7 +2,7 @@
 // immutable versions (and concurrent publishes on both stores), shares, runnableVersion for every
 // case the run API relies on, and checkVersionTarget for every stale-target case.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { register } from '../../core/accounts/register.ts';
 import type { Role } from '../../core/accounts/roles.ts';
 import { createSession } from '../../core/accounts/sessions.ts';
@@ -60,11 +60,11 @@ describe('agents (SQLite)', () => {
     return r.body as AgentVersion;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     g = await startGateway();
     fake = await accountId(g, 'fake');
   });
-  after(() => g.close());
+  afterAll(() => g.close());
 
   test('create → 201 with id first; defaults for tools and settings; get, list, patch, delete', async () => {
     const { member } = g.people;
@@ -354,10 +354,10 @@ describe('agents (SQLite)', () => {
 for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`concurrent publishes (${store})`, () => {
     let g: Gateway;
-    before(async () => {
+    beforeAll(async () => {
       g = await startGateway({ store });
     });
-    after(() => g.close());
+    afterAll(() => g.close());
 
     test('N concurrent publishes get versions 1..N, each exactly once, and the counter ends at N', async () => {
       const { member } = g.people;

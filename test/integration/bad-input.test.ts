@@ -4,7 +4,7 @@
 // percent-encoding in a model id and JSON nested thousands deep (chat, embeddings, a Worker
 // webhook read through {{json.a}}) are 400s with a clear message instead of 500s.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startRuns, type RunsEnv } from './runs/setup.ts';
 
 const deepArray = (n: number) => '['.repeat(n) + '"x"' + ']'.repeat(n);
@@ -14,11 +14,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
   describe(`bad input is a 400, never a 500 (${store})`, () => {
     let e: RunsEnv;
     let agent: string;
-    before(async () => {
+    beforeAll(async () => {
       e = await startRuns({ store });
       agent = await e.agent(e.g.people.owner);
     });
-    after(() => e.close());
+    afterAll(() => e.close());
 
     const raw = async (method: string, path: string, headers: Record<string, string>, body?: string) => {
       const r = await fetch(e.g.base + path, { method, headers, ...(body === undefined ? {} : { body }) });

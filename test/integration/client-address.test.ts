@@ -1,6 +1,6 @@
 // SERVICE_TRUST_PROXY: the per-address login throttle keys on the proxy-appended X-Forwarded-For
 // entry only when told to; otherwise the header is ignored (a client could rotate it).
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createApp, type App } from '../../daemon/app.ts';
 import { jsonInit, signUp } from './accounts-helpers.ts';
@@ -14,12 +14,12 @@ for (const trust of [true, false]) {
   describe(`SERVICE_TRUST_PROXY=${trust}`, () => {
     let fx: Fixture;
     let app: App;
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_TRUST_PROXY: String(trust) } });
       app = createApp(fx.core, fx.services);
       await signUp(app, { email: 'ana@example.com', password: PASSWORD });
     });
-    after(() => fx.cleanup());
+    afterAll(() => fx.cleanup());
 
     test(trust ? 'failures from one client do not throttle another client behind the same proxy' : 'X-Forwarded-For is ignored: a client cannot rotate its way past the limit', async () => {
       for (let i = 0; i < 30; i++) {

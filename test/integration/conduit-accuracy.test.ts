@@ -2,7 +2,7 @@
 // `dev` is the set the weights were tuned on; `holdout` was written afterwards. Floors make a
 // regression fail; the printed confusion summary says where it went wrong.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { TASKS, classify } from '../../core/gateway/router/classify.ts';
 import { loadConduitPrompts } from '../helpers/conduit-prompts.ts';
 import type { LabelledPrompt } from '../helpers/conduit-prompts.ts';

@@ -2,7 +2,7 @@
 // and reads the caller's own — newest activity first, messages in order — and another user's
 // conversation is invisible (404, absent from their list). On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Dialect } from '../../core/store/types.ts';
 import { startRuns, type RunsEnv } from './runs/setup.ts';
 
@@ -12,12 +12,12 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let token: string;
     let agentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       token = await r.token(r.g.people.member);
       agentId = await r.agent(r.g.people.member);
     });
-    after(() => r.close());
+    afterAll(() => r.close());
 
     /** Starts a run (completed, answering `answer`) and returns its start body. */
     async function say(text: string, answer: string, conv: { conversation?: true; conversationId?: string }) {

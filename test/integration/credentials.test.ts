@@ -2,7 +2,7 @@
 // as a preview only, revoked with immediate effect in this process, expiring on the injected clock,
 // malformed tokens refused before any lookup, and usable as Bearer on Bearer-only routes.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { wellFormed } from '../../core/auth/tokens.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
@@ -48,13 +48,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let app: App;
     let people: Cast;
     let queries: { count(): number };
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ store });
       app = withBearerRoutes(fx.core, fx.services);
       people = await cast(fx.core);
       queries = countCredentialQueries(fx.core);
     });
-    after(() => fx.cleanup());
+    afterAll(() => fx.cleanup());
 
     /** Headers of a signed-in person acting in the operator workspace (`workspace: null`: their own). */
     const as = (p: keyof Omit<Cast, 'workspace'>, extra: { workspace?: string | null } = {}) =>

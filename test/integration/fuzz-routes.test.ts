@@ -7,7 +7,7 @@
 // The only assertion: no answer is a 5xx.
 import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createSession } from '../../core/accounts/sessions.ts';
 import { createApp } from '../../daemon/app.ts';
 import { accountsDeps } from '../../core/services.ts';
@@ -52,7 +52,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let samples: Record<string, Json>;
     let pat: string;
 
-    before(async () => {
+    beforeAll(async () => {
       e = await startRuns({ store });
       port = Number(new URL(e.g.base).port);
       const owner = e.g.people.owner;
@@ -112,7 +112,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
         'POST /api/agents/:agentId/runs/:runId/approvals/:approvalId': { decision: 'approve' },
       };
     });
-    after(async () => {
+    afterAll(async () => {
       agent.destroy();
       await e.close();
     });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp } from '../../daemon/app.ts';
 import { startServer, type ServerHandle } from '../../daemon/server.ts';
 import { userCount } from './accounts-helpers.ts';
@@ -51,14 +51,14 @@ for (const trustProxy of [false, true]) {
     let fast: ServerHandle;
     let hono: ServerHandle;
     let lazy: ServerHandle; // no app given: health probes answered before the app loads
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ env: { SERVICE_APP_ORIGIN: 'https://svc.example.com', SERVICE_PREVIEW_ORIGIN: 'https://preview.example.com', SERVICE_TRUST_PROXY: String(trustProxy) } });
       const app = createApp(fx.core, fx.services);
       fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
       hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
       lazy = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1' });
     });
-    after(async () => {
+    afterAll(async () => {
       await Promise.all([fast.close(1000), hono.close(1000), lazy.close(1000)]);
       await fx.cleanup();
     });

@@ -1,7 +1,7 @@
 // The node:http fast path for POST /api/v1/chat/completions (daemon/http/fast-chat.ts) against the Hono
 // route it stands in for: the same app and core served twice, fast path on and off, each case sent
 // to both, and status, headers, body, access-log line, error logging and HTTP metrics compared.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createApp } from '../../daemon/app.ts';
 import { startServer, type ServerHandle } from '../../daemon/server.ts';
@@ -28,7 +28,7 @@ describe('chat fast path ≡ Hono route', () => {
   let fast: ServerHandle;
   let hono: ServerHandle;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_GATEWAY_BODY_LIMIT_BYTES: String(LIMIT), SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     const people = await cast(fx.core);
     const app = createApp(fx.core, fx.services);
@@ -42,7 +42,7 @@ describe('chat fast path ≡ Hono route', () => {
     hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await fast.close(1000);
     await hono.close(1000);
     await fake.close();

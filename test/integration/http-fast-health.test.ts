@@ -1,7 +1,7 @@
 // The node:http fast path for the liveness routes (daemon/http/fast-lane.ts) against the Hono routes
 // it stands in for: one app served twice, fast path on and off, and status, headers, body, the
 // access-log line and the HTTP metrics compared.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createApp } from '../../daemon/app.ts';
 import { startServer, type ServerHandle } from '../../daemon/server.ts';
@@ -12,13 +12,13 @@ describe('health fast path ≡ Hono route', () => {
   let fast: ServerHandle;
   let hono: ServerHandle;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore();
     const app = createApp(fx.core, fx.services);
     fast = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app });
     hono = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1', app, fastPath: false });
   });
-  after(async () => {
+  afterAll(async () => {
     await fast.close(1000);
     await hono.close(1000);
     await fx.cleanup();

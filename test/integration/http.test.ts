@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
@@ -72,7 +72,7 @@ async function errorBody(res: Response): Promise<Record<string, unknown>> {
 describe('HTTP core (in-process, real SQLite)', () => {
   let fx: Fixture;
   let app: App;
-  before(async () => {
+  beforeAll(async () => {
     fx = await sqliteCore({ env: { SERVICE_BODY_LIMIT_BYTES: '1024', SERVICE_GATEWAY_BODY_LIMIT_BYTES: '4096' } });
     const real = createApp(fx.core, fx.services, { routes: testRoutes });
     // /api/v1 is Bearer-only (member keys): requests there carry a real key so they reach the
@@ -90,7 +90,7 @@ describe('HTTP core (in-process, real SQLite)', () => {
       },
     });
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   describe('request id', () => {
     test('a valid incoming x-request-id is kept', async () => {

@@ -2,7 +2,7 @@
 // and the relay reports back on the shared-secret webhook. Both show as the delivery status.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp, type App } from '../../daemon/app.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
 import { account, call, eventually, startRelay, type Caller, type Relay } from './invitation-helpers.ts';
@@ -14,14 +14,14 @@ describe('invitation delivery relay and webhook', () => {
   let relay: Relay;
   let secret: string;
 
-  before(async () => {
+  beforeAll(async () => {
     relay = await startRelay();
     f = await testCore({ env: { SERVICE_INVITATION_EMAIL_URL: relay.url } });
     app = createApp(f.core, f.services);
     owner = await account(f.core, 'owner@example.com');
     secret = f.core.secrets.SERVICE_INVITATION_EMAIL_SECRET;
   });
-  after(async () => {
+  afterAll(async () => {
     await f?.cleanup();
     await relay?.close();
   });
@@ -96,7 +96,7 @@ describe('invitation delivery relay and webhook', () => {
 
   describe('webhook', () => {
     let id: string;
-    before(async () => {
+    beforeAll(async () => {
       id = (await create('hook@example.com')).json.id;
       await eventually(async () => (await statusOf(id)).status === 'sent', 'delivery');
     });

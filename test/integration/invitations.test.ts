@@ -1,7 +1,7 @@
 // Invitations over HTTP (app.request against the real app on a real store): token once, masked
 // lists, role rules, the seven-day window on a manual clock, resend, revoke, CSRF.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { register } from '../../core/accounts/register.ts';
 import { AppError } from '../../core/errors.ts';
 import { createApp, type App } from '../../daemon/app.ts';
@@ -35,7 +35,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let outsider: Caller;
     let ws: string;
 
-    before(async () => {
+    beforeAll(async () => {
       f = await testCore({ store });
       app = createApp(f.core, f.services);
       owner = await account(f.core, 'owner@example.com');
@@ -45,7 +45,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       viewer = await memberOf(f.core, ws, 'viewer@example.com', 'viewer');
       outsider = await account(f.core, 'outsider@example.com');
     });
-    after(() => f?.cleanup());
+    afterAll(() => f?.cleanup());
     // Tests move the clock by days; sessions last 14, so every test starts signed in afresh.
     beforeEach(async () => {
       for (const c of [owner, admin, member, viewer, outsider]) await signIn(f.core, c);

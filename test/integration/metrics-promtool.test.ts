@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createCore, type Core } from '../../core/index.ts';
 import { createServices } from '../../core/services.ts';
@@ -39,7 +39,7 @@ describe('operator metrics', () => {
   let people: Cast;
   let text: string;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore();
     // The fixture turns process metrics off; the scrape promtool checks should include them.
     const f = fx.core;
@@ -64,7 +64,7 @@ describe('operator metrics', () => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     text = await res.text();
   });
-  after(async () => {
+  afterAll(async () => {
     await server?.close(1000);
     await fx?.cleanup();
   });

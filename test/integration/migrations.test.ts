@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'vitest';
 import { migrate as migrateCommand } from '../../cli/commands/migrate.ts';
 import { knownMigrations, migrate, migrationStatus, MigrationError, type Migration } from '../../core/store/migrations.ts';
 import type { Db } from '../../core/store/types.ts';

@@ -3,7 +3,7 @@
 // against the real app (only the `…` placeholders are replaced by the ids the journey created), and
 // the documented answers have the shape of the real ones.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp, type App } from '../../daemon/app.ts';
 import { OPERATIONS } from '../../daemon/openapi/operations.ts';
 import { testCore, type Fixture } from './http-fixture.ts';
@@ -34,11 +34,11 @@ function answers(method: string, path: string, real: unknown): void {
 describe('documented examples, sent as written', () => {
   let fx: Fixture;
   let app: App;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     app = createApp(fx.core, fx.services);
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   const send = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -2,7 +2,7 @@
 // document and every documented operation is mounted, so a route added without documentation
 // fails here; the document and its HTML page are public, stable and complete.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp, type App } from '../../daemon/app.ts';
 import { mountedPath } from '../../daemon/openapi/document.ts';
 import { OPERATIONS } from '../../daemon/openapi/operations.ts';
@@ -32,12 +32,12 @@ describe('OpenAPI document and reference page', () => {
   let fx: Fixture;
   let app: App;
   let doc: Doc;
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore();
     app = createApp(fx.core, fx.services);
     doc = (await (await app.request('/api/openapi.json')).json()) as Doc;
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('every mounted /api route is documented, and every documented operation is mounted', () => {
     const mounted = mountedApi(app);

@@ -1,6 +1,6 @@
 // The operator's way back in (issue 17 item 3): a one-time reset link — works once, within the hour,
 // for the account it was issued for; using it signs that account out everywhere. Both stores.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { issuePasswordReset, RESET_TTL_MS } from '../../core/accounts/password-reset.ts';
 import { createApp, type App } from '../../daemon/app.ts';
@@ -13,11 +13,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
   describe(`password reset links (${store})`, () => {
     let fx: Fixture;
     let app: App;
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ store, env: { SERVICE_REGISTRATION_MODE: 'open' } });
       app = createApp(fx.core, fx.services);
     });
-    after(() => fx.cleanup());
+    afterAll(() => fx.cleanup());
 
     const issue = (email: string) => issuePasswordReset({ db: fx.core.db, clock: fx.core.clock, tokenKey: fx.core.auth.tokenKey }, email, fx.core.config.SERVICE_APP_ORIGIN);
     const reset = (token: string, newPassword: string) => app.request('/api/auth/reset-password', jsonInit('POST', { token, newPassword }));

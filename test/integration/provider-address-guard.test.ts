@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import type { ChatRequest } from '../../core/wire/openai.ts';
 import { createProviderEngine } from '../../core/providers/engine.ts';
 import { UpstreamError, type ProviderEngine, type Target } from '../../core/providers/types.ts';
@@ -56,12 +56,12 @@ describe('the provider address guard', () => {
     engines.push(e);
     return e;
   };
-  before(async () => {
+  beforeAll(async () => {
     internal = await internalService();
     fake = await fakeOpenAi();
     port = Number(new URL(fake.origin).port);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all(engines.map((e) => e.close()));
     await internal.close();
     await fake.close();

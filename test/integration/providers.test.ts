@@ -2,7 +2,7 @@
 // real HTTP on loopback: paths, auth, body transforms, streaming order and timing, usage splits,
 // every fault mode with its error normalisation and noWork flag, and client aborts.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import { decodeFloat32 } from '../../core/providers/embeddings.ts';
 import { splitsOf, type ChatChunk, type ChatRequest } from '../../core/wire/openai.ts';
 import { createProviderEngine } from '../../core/providers/engine.ts';
@@ -41,13 +41,13 @@ let engine: ProviderEngine;
 let oa: FakeUpstream;
 let an: FakeUpstream;
 
-before(async () => {
+beforeAll(async () => {
   // The fakes listen on loopback: allowed the way an operator allows a LAN model server.
   engine = createProviderEngine({ headersTimeoutMs: 300, allowedPrivateHosts: ['127.0.0.1'] });
   oa = await fakeOpenAi();
   an = await fakeAnthropic({ apiKey: KEY });
 });
-after(async () => {
+afterAll(async () => {
   await engine.close();
   await oa.close();
   await an.close();

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { manualClock } from '../../core/clock.ts';
 import type { Principal } from '../../core/credentials/types.ts';
@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
     let limits: LimitsStore;
     let recorder: UsageRecorder;
     let quota: QuotaService;
-    before(async () => {
+    beforeAll(async () => {
       f = await freshDb(dialect);
       await migrate(f.db);
       const now = new Date(clock.now()).toISOString();
@@ -41,7 +41,7 @@ for (const dialect of DIALECTS) {
       recorder = new UsageRecorder({ db: f.db, clock, log: createLogger('silent') });
       quota = new QuotaService({ db: f.db, clock, limits, flushUsage: () => recorder.flush() });
     });
-    after(async () => {
+    afterAll(async () => {
       await recorder.close();
       await f.cleanup();
     });

@@ -1,6 +1,6 @@
 // The two migrated schemas describe one data model: the same tables, the same columns (with the
 // same nullability) and the same named indexes over the same columns, on SQLite and PostgreSQL.
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { migrate } from '../../core/store/index.ts';
 import type { Db } from '../../core/store/types.ts';
@@ -53,11 +53,11 @@ async function postgresShape(db: Db): Promise<Shape> {
 }
 
 let stores: FreshDb[] = [];
-before(async () => {
+beforeAll(async () => {
   stores = await Promise.all([freshDb('sqlite'), freshDb('postgres')]);
   for (const s of stores) await migrate(s.db);
 });
-after(() => Promise.all(stores.map((s) => s.cleanup())));
+afterAll(() => Promise.all(stores.map((s) => s.cleanup())));
 
 test('SQLite and PostgreSQL migrate to the same tables, columns and indexes', async () => {
   const [lite, pg] = [await sqliteShape(stores[0]!.db), await postgresShape(stores[1]!.db)];

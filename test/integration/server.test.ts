@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { z } from 'zod';
@@ -24,10 +24,10 @@ function get(port: number, path: string): Promise<{ status: number; body: string
 
 describe('server drain', () => {
   let fx: Fixture;
-  before(async () => {
+  beforeAll(async () => {
     fx = await sqliteCore();
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   /** An app whose /api/test/slow waits until the test releases it, and says when it is in flight. */
   function slowApp() {
@@ -168,10 +168,10 @@ describe('server drain', () => {
 
 describe('server without a caller-built app (what `svc serve` runs)', () => {
   let fx: Fixture;
-  before(async () => {
+  beforeAll(async () => {
     fx = await sqliteCore();
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('probes are answered before the app exists; the first other request builds it', async () => {
     const handle = await startServer(fx.core, fx.services, { port: 0, host: '127.0.0.1' });

@@ -4,7 +4,7 @@
 // revoked, malformed, bad checksum — is one byte-identical 404. The access log keeps only the
 // token's first 4 characters. On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { issueToken } from '../../core/auth/tokens.ts';
 import type { Dialect } from '../../core/store/types.ts';
 import { startRuns, type RunsEnv } from './runs/setup.ts';
@@ -17,12 +17,12 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let token: string;
     let agentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       token = await r.token(r.g.people.member);
       agentId = await r.agent(r.g.people.member, { instructions: INSTRUCTIONS });
     });
-    after(() => r.close());
+    afterAll(() => r.close());
 
     const open = async (t: string, headers: Record<string, string> = {}) => {
       const res = await fetch(`${r.g.base}/api/public/share/${t}`, { headers });

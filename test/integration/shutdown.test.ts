@@ -1,5 +1,5 @@
 // `svc serve` from source in a child process: start, serve, stop on signals, on both stores.
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { freePort, repoRoot, waitForStatus, type Running } from '../helpers/bina
 import { createScratchDatabase } from '../helpers/pgdb.ts';
 
 const dirs: string[] = [];
-after(() => {
+afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { it } from 'node:test';
+import { it } from 'vitest';
 import { StoreBusy, UniqueViolation, type Db } from '../../core/store/types.ts';
 import { forEachStore } from '../helpers/stores.ts';
 

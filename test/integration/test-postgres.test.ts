@@ -1,6 +1,6 @@
 // The test harness's PostgreSQL: a missing server is one line naming the variable to set, and the
 // fault tests restart a private server, never the shared one.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createScratchDatabase } from '../helpers/pgdb.ts';

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { manualClock } from '../../core/clock.ts';
 import { createLogger } from '../../core/log.ts';
@@ -17,13 +17,13 @@ for (const dialect of DIALECTS) {
     let f: FreshDb;
     const clock = manualClock(Date.parse('2026-03-15T12:00:00Z'));
     let recorder: UsageRecorder;
-    before(async () => {
+    beforeAll(async () => {
       f = await freshDb(dialect);
       await migrate(f.db);
       // A long interval: only explicit flushes and full batches write.
       recorder = new UsageRecorder({ db: f.db, clock, log: createLogger('silent') }, { intervalMs: 60_000 });
     });
-    after(async () => {
+    afterAll(async () => {
       await recorder.close();
       await f.cleanup();
     });

@@ -2,7 +2,7 @@
 // escaping, CSRF on every form POST, errors next to their field, safe redirects, and the workspace
 // switch remembered on the session. The browser tests (test/e2e/workbench-*.test.ts) drive the same
 // pages in Chromium.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { setActiveWorkspace } from '../../core/accounts/sessions.ts';
 import { createApp, type App } from '../../daemon/app.ts';
@@ -52,12 +52,12 @@ describe('workbench pages (in process)', () => {
   let app: App;
   let people: Cast;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_REGISTRATION_MODE: 'open', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     app = createApp(fx.core, fx.services);
     people = await cast(fx.core);
   });
-  after(() => fx.cleanup());
+  afterAll(() => fx.cleanup());
 
   test('sign-up fills the invitation code from ?invite=, escaped', async () => {
     const evil = `svc_inv_x"><script>alert(1)</script>&`;

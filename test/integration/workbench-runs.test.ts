@@ -1,7 +1,7 @@
 // Runs from the workbench, in process with a real queue worker: a run started by the form is
 // queued (durable) and followed by the live fragment; Reject on the run page cancels it; another
 // user cannot see, follow or decide it; a signed-out fragment request is a 401, not a redirect.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createAgent, publishAgent } from '../../core/agents/service.ts';
 import { createAccount } from '../../core/provider-accounts/service.ts';
@@ -26,7 +26,7 @@ describe('workbench runs (in process, queued)', () => {
   let worker: QueueWorker;
   let agentId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     fx = await testCore({ env: { SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'true', SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: '127.0.0.1' } });
     app = createApp(fx.core, fx.services);
     people = await cast(fx.core);
@@ -42,7 +42,7 @@ describe('workbench runs (in process, queued)', () => {
     void worker.start();
   });
   // Optional chaining: a failed before() must still close what it opened, or the file never ends.
-  after(async () => {
+  afterAll(async () => {
     await worker?.stop();
     await up?.close();
     await fx?.cleanup();

@@ -1,6 +1,6 @@
 // The workbench's store reads on both stores: the session's remembered workspace and the run list's
 // keyset pages (newest first; a cursor continues exactly after the last row, ties broken by id).
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { register } from '../../core/accounts/register.ts';
 import { createSession, endUserSessions, sessionOf, setActiveWorkspace } from '../../core/accounts/sessions.ts';
@@ -12,10 +12,10 @@ import { testCore, type Fixture } from './http-fixture.ts';
 for (const store of DIALECTS) {
   describe(`workbench store reads (${store})`, () => {
     let fx: Fixture;
-    before(async () => {
+    beforeAll(async () => {
       fx = await testCore({ store, env: { SERVICE_REGISTRATION_MODE: 'open' } });
     });
-    after(() => fx.cleanup());
+    afterAll(() => fx.cleanup());
 
     test('the active workspace is remembered per session; sessions end per user, one kept', async () => {
       const deps = accountsDeps(fx.core);

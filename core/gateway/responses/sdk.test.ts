@@ -3,7 +3,7 @@
  * test-only node:http server that does what the real route will do — parseResponsesRequest on
  * the SDK's own body, then our envelope or our SSE from scripted chat output.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +29,7 @@ async function* upstream(chunks: ChatChunk[], failAfter?: number): AsyncGenerato
 let server: Server;
 let client: OpenAI;
 
-before(async () => {
+beforeAll(async () => {
   server = createServer(async (req, res) => {
     let body = '';
     for await (const c of req) body += c;
@@ -54,7 +54,7 @@ before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   client = new OpenAI({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, apiKey: 'x', maxRetries: 0 });
 });
-after(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const usage = { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 2 } };
 const expectedUsage = { input_tokens: 20, input_tokens_details: { cached_tokens: 4 }, output_tokens: 9, output_tokens_details: { reasoning_tokens: 2 }, total_tokens: 29 };

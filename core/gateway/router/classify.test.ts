@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { DEFAULT_LONG_CONTEXT_TOKENS, classify } from './classify.ts';
 

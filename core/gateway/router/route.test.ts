@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { isAppError } from '../../errors.ts';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { matches } from './families.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { UpstreamError } from '../types.ts';
 import { anthropicHeaders, toAnthropicRequest } from './request.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { splitsOf } from '../../wire/openai.ts';
 import { finishReason, toChatCompletion, toChatUsage } from './response.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { PROVIDERS } from '../registry.ts';
 import { openAiHeaders, toEmbeddingsRequest, toOpenAiRequest } from './request.ts';

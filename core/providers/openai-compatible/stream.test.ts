@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { RAW_JSON, type ChatChunk } from '../../wire/openai.ts';
 import { UpstreamError } from '../types.ts';
 import { openAiChunks } from './stream.ts';

@@ -1,6 +1,6 @@
 // The run-start limiter's statements on both stores: the window, the per-key drop and the prune.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { beforeAll, test } from 'vitest';
 import { forEachStore } from '../../../test/helpers/stores.ts';
 import { migrate } from '../../store/migrations.ts';
 import { dropHitsUpTo, hitWindow, insertHit, lockKey, pruneRateLimitHits } from './ratelimit.ts';
@@ -8,7 +8,7 @@ import { dropHitsUpTo, hitWindow, insertHit, lockKey, pruneRateLimitHits } from 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
 
 forEachStore('rate-limit repo', (get) => {
-  before(async () => {
+  beforeAll(async () => {
     await migrate(get().db);
   });
 

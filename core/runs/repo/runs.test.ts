@@ -1,6 +1,6 @@
 // The runs repo's read-and-close statements on both stores.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { beforeAll, test } from 'vitest';
 import { forEachStore } from '../../../test/helpers/stores.ts';
 import { migrate } from '../../store/migrations.ts';
 import { anyRunningSince, closeAbandoned, insertRun, runOwner, runWithAgentName } from './runs.ts';
@@ -10,7 +10,7 @@ const EDGE = '2025-01-01T00:10:00.000Z';
 const NOW = '2025-01-01T00:30:00.000Z';
 
 forEachStore('runs repo', (get) => {
-  before(async () => {
+  beforeAll(async () => {
     const { db } = get();
     await migrate(db);
     await db.run("INSERT INTO users (id, email, name, password_hash, created_at) VALUES ('usr_a', 'a@example.com', 'A', 'x', ?)", [T0]);

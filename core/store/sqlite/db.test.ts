@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { afterAll, describe, test } from 'vitest';
 import { openSqliteDb } from './db.ts';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -12,7 +12,7 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 describe('SQLite file modes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-mode-'));
   const previous = process.umask(0o022); // the usual umask, under which a plain create gives 0644
-  after(() => {
+  afterAll(() => {
     process.umask(previous);
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { RAW_JSON, type ChatChunk } from '../../../core/wire/openai.ts';
 import { sseChunk } from './chat.ts';
 

@@ -3,7 +3,7 @@
 // title makes a new version; preview links for whoever may read the run (and no one else); a
 // share of the run shows its apps with fresh links.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import type { Dialect } from '../../../core/store/types.ts';
 import { PREVIEW_ORIGIN, startApps, tokenOf, type AppsEnv } from './setup.ts';
 
@@ -13,10 +13,10 @@ const script = { path: 'js/app.js', content: 'document.title = "ran";' };
 for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`create_app and preview links (${store})`, () => {
     let a: AppsEnv;
-    before(async () => {
+    beforeAll(async () => {
       a = await startApps(store);
     });
-    after(() => a.close());
+    afterAll(() => a.close());
     beforeEach(() => a.r.g.openai.reset());
 
     test('the tool stores an app version; the run read lists it with its files', async () => {

@@ -4,7 +4,7 @@
 // route, fast path or probe; the app host never serves /p/…; every failure is the same 404 body;
 // the access log keeps 4 characters of the token.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { previewKey, signPreviewToken } from '../../../core/apps/token.ts';
 import { createCore } from '../../../core/index.ts';
 import { createServices } from '../../../core/services.ts';
@@ -25,7 +25,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let workspaceId: string;
     let proxied: ServerHandle;
 
-    before(async () => {
+    beforeAll(async () => {
       a = await startApps(store);
       const { read } = await a.makeApp({ title: 'Served', files: [{ path: 'index.html', content: HTML }, { path: 'js/app.js', content: JS }, { path: 'data/a b.json', content: '{"x":1}' }] });
       appId = read.apps[0].appId;
@@ -38,7 +38,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       const trusting = createCore({ config: { ...fx.core.config, SERVICE_TRUST_PROXY: true }, secrets: fx.core.secrets, db: fx.core.db, log: fx.core.log, clock: fx.core.clock, scrypt: TEST_SCRYPT, defaultMetrics: false });
       proxied = await startServer(trusting, createServices(trusting), { port: 0, host: '127.0.0.1' });
     });
-    after(async () => {
+    afterAll(async () => {
       await proxied?.close(1000);
       await a.close();
     });

@@ -1,19 +1,19 @@
 // A provider whose server does not answer is not silently dropped: /api/v1/models names the
 // accounts whose models are missing, and a chat with the local target's model names the variable.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from 'vitest';
 import OpenAI from 'openai';
 import { refusingUrl } from '../../helpers/fake-upstream.ts';
 import { json } from '../people.ts';
 import { startGateway, type Gateway } from './harness.ts';
 
 let g: Gateway;
-before(async () => {
+beforeAll(async () => {
   g = await startGateway({ env: { LOCAL_LLM_BASE_URL: await refusingUrl() } });
   const r = await g.app('/api/app/provider-accounts', json('POST', { provider: 'openai-compatible', name: 'Down', slug: 'down', baseUrl: await refusingUrl() }));
   assert.equal(r.status, 201);
 });
-after(() => g.close());
+afterAll(() => g.close());
 
 test('GET /api/v1/models says which accounts could not list their models', async () => {
   const res = await fetch(`${g.base}/api/v1/models`, { headers: { authorization: `Bearer ${g.memberKey}` } });

@@ -2,7 +2,7 @@
 // have reached the provider is never retried; only provable no-work failures (connection refused,
 // 429 with a short Retry-After) are retried or fall back to the next conduit candidate.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import OpenAI from 'openai';
 import { refusingUrl, type FakeUpstream } from '../../helpers/fake-upstream.ts';
 import { json } from '../people.ts';
@@ -27,14 +27,14 @@ describe('upstream faults through the gateway', () => {
   let g: Gateway;
   let sdk: OpenAI;
   let deadModel: string;
-  before(async () => {
+  beforeAll(async () => {
     g = await startGateway();
     sdk = g.sdk();
     const r = await g.app('/api/app/provider-accounts', json('POST', { provider: 'openai-compatible', name: 'Dead', slug: 'dead', baseUrl: await refusingUrl(), models: ['m'] }));
     assert.equal(r.status, 201);
     deadModel = 'dead/m';
   });
-  after(() => g.close());
+  afterAll(() => g.close());
   beforeEach(() => {
     g.openai.reset();
     g.anthropic.reset();
@@ -178,7 +178,7 @@ describe('upstream faults through the gateway', () => {
   describe('service/conduit fallback', () => {
     const families = (list: string[]) => ({ families: Object.fromEntries(['code', 'reasoning', 'long_context', 'vision', 'tools', 'fast'].map((f) => [f, list])) });
     const setConduit = async (list: string[]) => assert.equal((await g.app('/api/app/conduit', json('PUT', families(list)))).status, 200);
-    after(() => setConduit([]));
+    afterAll(() => setConduit([]));
 
     test('a refused first candidate falls back to the next one', async () => {
       await setConduit([deadModel, 'fake/gpt-test', 'claude/claude-test']);

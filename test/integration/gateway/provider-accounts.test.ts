@@ -2,7 +2,7 @@
 // API keys go in sealed and never come out; bad input is a clear 4xx; the model catalogue follows
 // the accounts; the local target (LOCAL_LLM_BASE_URL) is pa_local / local/<model> everywhere.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { fakeOpenAi, type FakeUpstream } from '../../helpers/fake-upstream.ts';
 import { json, type Person } from '../people.ts';
 import { startGateway, type Gateway } from './harness.ts';
@@ -22,10 +22,10 @@ const SECRET = 'sk-live-SECRETVALUE-0123456789abcdefXYZ9';
 
 describe('provider accounts over HTTP', () => {
   let g: Gateway;
-  before(async () => {
+  beforeAll(async () => {
     g = await startGateway();
   });
-  after(() => g.close());
+  afterAll(() => g.close());
 
   const as = (p: Person, path: string, init: RequestInit = {}, workspace = g.people.workspace) =>
     fetch(g.base + path, { ...init, headers: { ...(init.headers as Record<string, string>), ...p.headers({ workspace }) } });
@@ -172,12 +172,12 @@ describe('provider accounts over HTTP', () => {
 describe('the local target (LOCAL_LLM_BASE_URL)', () => {
   let local: FakeUpstream;
   let g: Gateway;
-  before(async () => {
+  beforeAll(async () => {
     local = await fakeOpenAi();
     local.script({ models: ['llama3.2', 'qwen-local'] });
     g = await startGateway({ env: { LOCAL_LLM_BASE_URL: local.url } });
   });
-  after(async () => {
+  afterAll(async () => {
     await g.close();
     await local.close();
   });

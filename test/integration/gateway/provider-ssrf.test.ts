@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createApp } from '../../../daemon/app.ts';
 import { DIALECTS } from '../../helpers/stores.ts';
 import { fakeOpenAi, type FakeUpstream } from '../../helpers/fake-upstream.ts';
@@ -32,7 +32,7 @@ for (const store of DIALECTS) {
     let hits = 0;
     let memberKey = '';
 
-    before(async () => {
+    beforeAll(async () => {
       internal = createServer((_req, res) => {
         hits++;
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`${SECRET} {"AccessKeyId":"ASIA-SECRET"}`);
@@ -47,7 +47,7 @@ for (const store of DIALECTS) {
       const k = await app.request('/api/app/keys', json('POST', { name: 'ssrf' }, people.member.headers({ workspace: people.workspace })));
       memberKey = ((await k.json()) as { token: string }).token;
     });
-    after(async () => {
+    afterAll(async () => {
       await fx.cleanup();
       await local.close();
       await new Promise<void>((r) => internal.close(() => r()));

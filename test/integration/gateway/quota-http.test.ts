@@ -2,7 +2,7 @@
 // request limit is exact (no overshoot), the token limit overshoots by at most the calls in flight
 // when it was reached; over a limit → 429 with retry-after and x-ratelimit-*. Both stores.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import type { Dialect } from '../../../core/store/types.ts';
 import { json, type Person } from '../people.ts';
 import { startGateway, type Gateway } from './harness.ts';
@@ -22,10 +22,10 @@ interface Quota {
 for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`gateway quotas over HTTP (${store})`, () => {
     let g: Gateway;
-    before(async () => {
+    beforeAll(async () => {
       g = await startGateway({ store });
     });
-    after(() => g.close());
+    afterAll(() => g.close());
     beforeEach(async () => {
       // A fresh minute and no limits but a generous workspace one (so headers are present).
       g.fx.clock.advance(2 * MINUTE);

@@ -2,7 +2,7 @@
 // each. The translator's unit tests live in core/gateway/responses; these prove the route applies
 // them, answers 400 with the code and `param`, and never calls the upstream for a refusal.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { startGateway, type Gateway } from './harness.ts';
 
 type Body = Record<string, unknown>;
@@ -75,10 +75,10 @@ const BOUNDS: Array<[string, Body, boolean, string, Body?]> = [
 
 describe('POST /api/v1/responses over HTTP: refusals and bounds', () => {
   let g: Gateway;
-  before(async () => {
+  beforeAll(async () => {
     g = await startGateway();
   });
-  after(() => g.close());
+  afterAll(() => g.close());
   beforeEach(() => g.openai.reset());
 
   const post = async (extra: Body) => {

@@ -1,7 +1,7 @@
 // The official `openai` SDK against the running gateway (real HTTP server, real store, in-repo
 // fake upstreams): what it can do against OpenAI for these routes, it does against /api/v1.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import OpenAI from 'openai';
 import { vectorFor } from '../../helpers/fake-upstream.ts';
 import { json } from '../people.ts';
@@ -28,11 +28,11 @@ async function sdkError(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI
 describe('gateway through the openai SDK', () => {
   let g: Gateway;
   let sdk: OpenAI;
-  before(async () => {
+  beforeAll(async () => {
     g = await startGateway();
     sdk = g.sdk();
   });
-  after(() => g.close());
+  afterAll(() => g.close());
   beforeEach(() => {
     g.openai.reset();
     g.anthropic.reset();

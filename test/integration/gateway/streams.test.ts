@@ -7,7 +7,7 @@
 //   upstream is always asked for usage);
 // - every broken stream leaves one warn line with the request id and the cause.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import OpenAI from 'openai';
 import { startGateway, type Gateway } from './harness.ts';
 
@@ -24,10 +24,10 @@ interface UsageRow {
 for (const store of ['sqlite', 'postgres'] as const) {
   describe(`gateway streams cut short, stalled, and their usage chunk (${store})`, () => {
     let g: Gateway;
-    before(async () => {
+    beforeAll(async () => {
       g = await startGateway({ store, env: { SERVICE_UPSTREAM_TIMEOUT_MS: '1000' } });
     });
-    after(() => g.close());
+    afterAll(() => g.close());
     beforeEach(() => g.openai.reset());
 
     const rows = async () => {

@@ -2,7 +2,7 @@
 // key provided: …") must not hand it to members — not in the gateway's answer, not in a failed
 // run's error, and not in any log line. On both stores (the run's error is stored).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { DIALECTS } from '../../helpers/stores.ts';
 import { startRuns, type RunsEnv } from '../runs/setup.ts';
 import { json } from '../people.ts';
@@ -14,13 +14,13 @@ for (const store of DIALECTS) {
   describe(`an upstream echoing the account key [${store}]`, () => {
     let r: RunsEnv;
     let accountId = '';
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       const res = await r.g.app('/api/app/provider-accounts', json('POST', { provider: 'openai-compatible', name: 'Keyed', slug: 'keyed', baseUrl: r.g.openai.url, apiKey: KEY, models: ['gpt-test'] }));
       assert.equal(res.status, 201, await res.clone().text());
       accountId = ((await res.json()) as { id: string }).id;
     });
-    after(() => r.close());
+    afterAll(() => r.close());
 
     const echo = (status: number) =>
       r.g.openai.once({ status, errorBody: { error: { message: `Incorrect API key provided: ${KEY}. You passed ${KEY.slice(0, 14)}…${KEY.slice(-4)}; Authorization: Bearer ${KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } } });

@@ -2,7 +2,7 @@
 // streams, embeddings, failures), the /api/v1/usage summary by day and model with the token
 // splits, scope=key, and a graceful shutdown that writes every batched row. Both stores.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import OpenAI from 'openai';
 import { openDb } from '../../../core/store/index.ts';
 import type { Dialect } from '../../../core/store/types.ts';
@@ -46,11 +46,11 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`gateway usage over HTTP (${store})`, () => {
     let g: Gateway;
     let sdk: OpenAI;
-    before(async () => {
+    beforeAll(async () => {
       g = await startGateway({ store, services: { gateway: { usageFlushMs: 3_600_000 } } });
       sdk = g.sdk();
     });
-    after(() => g.close());
+    afterAll(() => g.close());
     beforeEach(async () => {
       g.openai.reset();
       g.anthropic.reset();

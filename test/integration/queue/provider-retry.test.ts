@@ -7,7 +7,7 @@
 // warn line with the run id and the cause.
 import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { MINUTE, startRuns, until, type RunsEnv } from '../runs/setup.ts';
 
@@ -47,7 +47,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let gated: string; // an agent whose provider account goes through the gate
     let direct: string; // an agent on the fake itself
 
-    before(async () => {
+    beforeAll(async () => {
       e = await startRuns({ store });
       g = await gate(Number(new URL(e.g.openai.origin).port));
       const acct = await e.app(e.g.people.owner, 'POST', '/api/app/provider-accounts', { provider: 'openai-compatible', name: 'Gate', slug: 'gate', baseUrl: g.url(), models: ['gpt-test'] });
@@ -58,7 +58,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       w = e.g.services.queue.worker({ concurrency: 1, leaseMs: 5000, maxIdleMs: 20 });
       void w.start();
     });
-    after(async () => {
+    afterAll(async () => {
       await w.stop(1000);
       await g.close();
       await e.close();

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { StoreBusy } from '../../../core/store/types.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
@@ -8,10 +8,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
   describe(`queued runs (${store})`, () => {
     let e: RunsEnv;
     let w: QueueWorker;
-    before(async () => {
+    beforeAll(async () => {
       e = await startRuns({ store });
     });
-    after(async () => {
+    afterAll(async () => {
       await w?.stop(1000);
       await e.close();
     });

@@ -3,7 +3,7 @@
 // way the start path does (insertNewRun) and never executing it. Then the race: an executor
 // finishing and a read closing the run at the same moment — exactly one of them wins.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { insertNewRun, prepareRun } from '../../../core/runs/start.ts';
 import type { RunRow } from '../../../core/runs/types.ts';
@@ -15,13 +15,13 @@ describe('abandoned runs (SQLite)', () => {
   let agentId: string;
   let userId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     r = await startRuns();
     token = await r.token(r.g.people.member);
     agentId = await r.agent(r.g.people.member);
     userId = r.g.people.member.userId;
   });
-  after(() => r.close());
+  afterAll(() => r.close());
   beforeEach(() => r.g.openai.reset());
 
   /** A run row left `running` by an executor that died (nothing will ever finish it). */
@@ -114,7 +114,7 @@ describe('abandoned runs (SQLite)', () => {
       }
       assert.equal(read.body.run.status, final.status, `run ${i}: the read answered the state that stuck`);
     }
-    t.diagnostic(`completed first: ${outcomes.completed}, read first: ${outcomes.abandoned}`);
+    t.annotate(`completed first: ${outcomes.completed}, read first: ${outcomes.abandoned}`);
     assert.equal(outcomes.completed + outcomes.abandoned, 30);
   });
 });

@@ -3,7 +3,7 @@
 // agent was unshared can no longer decide their waiting run's tool call (the tool never runs); and
 // listing the runs of an agent one may not run is a 404, as the start is.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { register } from '../../../core/accounts/register.ts';
 import { createSession } from '../../../core/accounts/sessions.ts';
 import { addMember } from '../../../core/accounts/workspaces.ts';
@@ -19,12 +19,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let agentId: string; // the owner's agent, tool approval always, shared with each test's user
     let n = 0;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       target = await startTestServer();
       agentId = await r.agent(r.g.people.owner, { tools: [{ type: 'http_request', approval: 'always' }] });
     });
-    after(async () => {
+    afterAll(async () => {
       await target.close();
       await r.close();
     });

@@ -4,7 +4,7 @@
 // the tool — the run fails with approval_invalid. The local target server counts every request, so
 // "never ran" is observed, not inferred.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { startTestServer, type TestServer } from '../../helpers/http-target.ts';
 import { httpCall, startRuns, type RunsEnv } from './setup.ts';
@@ -15,7 +15,7 @@ describe('run approvals (SQLite)', () => {
   let token: string;
   let agentId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     r = await startRuns();
     target = await startTestServer();
     token = await r.token(r.g.people.member);
@@ -23,7 +23,7 @@ describe('run approvals (SQLite)', () => {
     // Shared, so another user can see the agent and try to decide this user's approval.
     assert.equal((await r.app(r.g.people.member, 'POST', `/api/app/agents/${agentId}/shares`, { workspace: true })).status, 200);
   });
-  after(async () => {
+  afterAll(async () => {
     await target.close();
     await r.close();
   });

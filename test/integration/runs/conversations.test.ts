@@ -2,7 +2,7 @@
 // `conversationId` continues it and the model sees the history (checked in the requests the fake
 // recorded). The record is checked in the store here; /api/app/conversations has its own tests.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { startRuns, type RunsEnv } from './setup.ts';
 
 describe('conversations (SQLite)', () => {
@@ -10,12 +10,12 @@ describe('conversations (SQLite)', () => {
   let token: string;
   let agentId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     r = await startRuns();
     token = await r.token(r.g.people.member);
     agentId = await r.agent(r.g.people.member, { instructions: 'You are terse.' });
   });
-  after(() => r.close());
+  afterAll(() => r.close());
   beforeEach(() => r.g.openai.reset());
 
   const messages = (conversationId: string) =>

@@ -3,7 +3,7 @@
 // model when the published target went stale, 401 for anything but a valid access token (a
 // session cookie and a member key included). None of them reaches the model.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { startRuns, type Res, type RunsEnv } from './setup.ts';
 
 describe('run API errors (SQLite)', () => {
@@ -12,13 +12,13 @@ describe('run API errors (SQLite)', () => {
   let admin: string;
   let mine: string;
 
-  before(async () => {
+  beforeAll(async () => {
     r = await startRuns();
     member = await r.token(r.g.people.member);
     admin = await r.token(r.g.people.admin);
     mine = await r.agent(r.g.people.member);
   });
-  after(() => r.close());
+  afterAll(() => r.close());
   beforeEach(() => r.g.openai.reset());
 
   const code = (res: Res, status: number, c: string, field?: string) => {

@@ -5,7 +5,7 @@
 // executor is fenced), and a step row written directly. Re-execution then fails the run with
 // ambiguous_provider_call and the fake's call count does not grow. On both stores.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { insertStep } from '../../../core/runs/repo/steps.ts';
 import { insertNewRun, newClaimToken, prepareRun } from '../../../core/runs/start.ts';
@@ -21,13 +21,13 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let token: string;
     let agentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       target = await startTestServer();
       token = await r.token(r.g.people.member);
       agentId = await r.agent(r.g.people.member, { tools: [{ type: 'http_request' }] });
     });
-    after(async () => {
+    afterAll(async () => {
       await target.close();
       await r.close();
     });

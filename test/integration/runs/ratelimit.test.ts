@@ -3,7 +3,7 @@
 // Retry-After over it, exact under concurrent starts, reads and lists never limited, an allowance
 // separate from chat's.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import type { Dialect } from '../../../core/store/types.ts';
 import { MINUTE, startRuns, type Res, type RunsEnv } from './setup.ts';
 
@@ -16,14 +16,14 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let admin: string;
     let agentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store, env: { RATE_LIMIT_CHAT_PER_MINUTE: String(LIMIT) } });
       member = await r.token(r.g.people.member);
       admin = await r.token(r.g.people.admin);
       agentId = await r.agent(r.g.people.member);
       assert.equal((await r.app(r.g.people.member, 'POST', `/api/app/agents/${agentId}/shares`, { workspace: true })).status, 200);
     });
-    after(() => r.close());
+    afterAll(() => r.close());
     beforeEach(() => {
       r.g.fx.clock.advance(2 * MINUTE); // a fresh window for every test
       r.g.openai.reset();

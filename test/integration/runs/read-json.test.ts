@@ -4,7 +4,7 @@
 // wait, event data with nested values and unicode, generated apps) and the two renderings must be
 // the same bytes, directly and through HTTP. On both stores.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { readRun } from '../../../core/runs/read.ts';
 import { readRunJson } from '../../../core/runs/read-json.ts';
 import type { Dialect } from '../../../core/store/types.ts';
@@ -20,7 +20,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let tools: string;
     let gated: string;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       target = await startTestServer();
       token = await r.token(r.g.people.member);
@@ -28,7 +28,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       tools = await r.agent(r.g.people.member, { tools: [{ type: 'http_request' }] });
       gated = await r.agent(r.g.people.member, { tools: [{ type: 'http_request', approval: 'always' }] });
     });
-    after(async () => {
+    afterAll(async () => {
       await target.close();
       await r.close();
     });

@@ -3,7 +3,7 @@
 // order with usage per call (cached and reasoning splits) and totals naming provider and model; the
 // list is the caller's 25 most recent runs, newest first, with usage summaries.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startTestServer, type TestServer } from '../../helpers/http-target.ts';
 import { httpCall, startRuns, type RunsEnv } from './setup.ts';
@@ -15,13 +15,13 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let token: string;
     let agentId: string;
 
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       target = await startTestServer();
       token = await r.token(r.g.people.member);
       agentId = await r.agent(r.g.people.member, { instructions: 'Use tools.', tools: [{ type: 'http_request' }] });
     });
-    after(async () => {
+    afterAll(async () => {
       await target.close();
       await r.close();
     });

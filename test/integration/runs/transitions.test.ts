@@ -2,7 +2,7 @@
 // in-request start ending in each terminal status (201 every time, a failed run included), the
 // queued start (not yet available: issue 6), and each `running →` transition as the read shows it.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/http-target.ts';
 import { httpCall, MINUTE, startRuns, until, type RunsEnv } from './setup.ts';
 
@@ -13,14 +13,14 @@ describe('run transitions (SQLite)', () => {
   let plain: string;
   let gated: string;
 
-  before(async () => {
+  beforeAll(async () => {
     r = await startRuns();
     target = await startTestServer();
     token = await r.token(r.g.people.member);
     plain = await r.agent(r.g.people.member);
     gated = await r.agent(r.g.people.member, { tools: [{ type: 'http_request', approval: 'always' }] });
   });
-  after(async () => {
+  afterAll(async () => {
     await target.close();
     await r.close();
   });

@@ -1,6 +1,6 @@
 // run_code with approval "always", on both stores: nothing runs before the decision; approve → the
 // program runs in the sandbox and the run completes with its result; reject → it never runs.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startRuns, type RunsEnv } from '../runs/setup.ts';
@@ -11,12 +11,12 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let r: RunsEnv;
     let token: string;
     let agentId: string;
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store, env: SANDBOX_ENV });
       token = await r.token(r.g.people.member);
       agentId = await r.agent(r.g.people.member, { tools: [{ type: 'run_code', approval: 'always' }] });
     });
-    after(() => r.close());
+    afterAll(() => r.close());
 
     const waiting = async (code: string) => {
       r.g.openai.reset();

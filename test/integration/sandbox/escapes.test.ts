@@ -2,7 +2,7 @@
 // request and queued, on SQLite and PostgreSQL: the network (an outside address, the host's own
 // PostgreSQL on 127.0.0.1:5432), the host's files (/etc/shadow, the svc database, the secrets
 // file), svc's environment, svc's process, and a process left behind after the call.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -84,10 +84,10 @@ function cases(e: SandboxEnv, marker: string): Case[] {
 for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`run_code escapes (${store})`, () => {
     let e: SandboxEnv;
-    before(async () => {
+    beforeAll(async () => {
       e = await startSandboxRuns(store);
     });
-    after(() => e.close());
+    afterAll(() => e.close());
 
     for (const mode of ['in-request', 'queued'] as const) {
       test(`network, host files, environment, signals, leftover processes — ${mode}`, async () => {

@@ -1,7 +1,7 @@
 // Every limit of the run_code sandbox, broken by a program, through a real agent run — in the
 // request and queued, on SQLite and PostgreSQL: each call ends as a tool result naming the limit,
 // the run completes, and the sandbox keeps working afterwards (the last call).
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { Dialect } from '../../../core/store/types.ts';
 import { expectLimit, leftoverCgroups, runCases, startSandboxRuns, type Case, type SandboxEnv } from './setup.ts';
@@ -34,10 +34,10 @@ const PYTHON_CASES: Case[] = [
 for (const store of ['sqlite', 'postgres'] as Dialect[]) {
   describe(`run_code limits (${store})`, () => {
     let e: SandboxEnv;
-    before(async () => {
+    beforeAll(async () => {
       e = await startSandboxRuns(store);
     });
-    after(() => e.close());
+    afterAll(() => e.close());
 
     for (const mode of ['in-request', 'queued'] as const) {
       test(`node: time, cpu, memory, processes, storage — ${mode}`, async () => {
@@ -50,10 +50,10 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
 
 describe('run_code limits, python runtime (sqlite)', () => {
   let e: SandboxEnv;
-  before(async () => {
+  beforeAll(async () => {
     e = await startSandboxRuns('sqlite', { SERVICE_SANDBOX_RUNTIME: 'python' });
   });
-  after(() => e.close());
+  afterAll(() => e.close());
   test('python: time, cpu, memory, processes, storage — in-request', async () => {
     await runCases(e, PYTHON_CASES, 'in-request');
   });

@@ -1,6 +1,6 @@
 // Files a run_code program leaves in /output become an app version on the run, like create_app's,
 // on both stores: the run read lists it and the model is told its id; no files, no app.
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startRuns, type RunsEnv } from '../runs/setup.ts';
@@ -17,12 +17,12 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
     let r: RunsEnv;
     let token: string;
     let agentId: string;
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store, env: SANDBOX_ENV });
       token = await r.token(r.g.people.member);
       agentId = await r.agent(r.g.people.member, { tools: [{ type: 'run_code', approval: 'never' }] });
     });
-    after(() => r.close());
+    afterAll(() => r.close());
 
     const run = async (code: string) => {
       r.g.openai.reset();

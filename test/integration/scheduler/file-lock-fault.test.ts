@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, test } from 'node:test';
+import { afterAll, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig, resolveSecrets } from '../../../core/config/index.ts';
 import { MAINTENANCE_KINDS } from '../../../core/scheduler/maintenance.ts';
@@ -37,7 +37,7 @@ const env: Record<string, string> = {
   SERVICE_LOG_LEVEL: 'debug',
 };
 const children: Child[] = [];
-after(() => {
+afterAll(() => {
   for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });

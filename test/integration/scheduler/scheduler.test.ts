@@ -3,7 +3,7 @@
 // maintenance jobs (overdue runs closed, queued runs untouched, pruning).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { newId } from '../../../core/ids.ts';
 import { createLogger } from '../../../core/log.ts';
 import { insertNewRun, prepareRun } from '../../../core/runs/start.ts';
@@ -20,11 +20,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
   describe(`scheduler (${store})`, () => {
     let r: RunsEnv;
     let agentId: string;
-    before(async () => {
+    beforeAll(async () => {
       r = await startRuns({ store });
       agentId = await r.agent(r.g.people.member);
     });
-    after(() => r.close());
+    afterAll(() => r.close());
 
     const db = () => r.g.core.db;
     const now = () => r.g.fx.clock.now();

@@ -1,17 +1,17 @@
 // Workers over HTTP: create (ref once), list (previews only), read/patch/delete, rotate, role rules,
 // validation of agent, schedule and notifyUrl; the legacy agent webhook token routes.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startRuns, type RunsEnv } from '../runs/setup.ts';
 
 describe('workers CRUD and roles', () => {
   let e: RunsEnv;
   let agent: string;
-  before(async () => {
+  beforeAll(async () => {
     e = await startRuns();
     agent = await e.agent(e.g.people.member);
   });
-  after(() => e.close());
+  afterAll(() => e.close());
   const mk = (body: Record<string, unknown> = {}) => e.app(e.g.people.member, 'POST', '/api/app/workers', { name: 'Triage', agentId: agent, inputTemplate: 'Triage: {{body}}', ...body });
 
   test('create returns the ref once; lists and reads show only its preview', async () => {

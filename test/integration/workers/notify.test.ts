@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, hkdfSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
 
@@ -50,10 +50,10 @@ async function setup(env: Record<string, string> = {}) {
 
 describe('worker notifications', () => {
   let s: Awaited<ReturnType<typeof setup>>;
-  before(async () => {
+  beforeAll(async () => {
     s = await setup();
   });
-  after(() => s.close());
+  afterAll(() => s.close());
 
   test('signed POST with the run outcome; the receiver can verify it', async () => {
     s.e.g.openai.script({ text: 'all done', usage: { input: 1, output: 1 } });
@@ -137,10 +137,10 @@ describe('worker notifications', () => {
 
 describe('worker notifications: SSRF guard', () => {
   let s: Awaited<ReturnType<typeof setup>>;
-  before(async () => {
+  beforeAll(async () => {
     s = await setup({ SERVICE_TOOL_HTTP_ALLOW_PRIVATE: 'false' });
   });
-  after(() => s.close());
+  afterAll(() => s.close());
 
   test('a literal private address is refused when the Worker is saved', async () => {
     const r = await s.e.app(s.e.g.people.member, 'POST', '/api/app/workers', { name: 'n', agentId: s.agent, inputTemplate: 'x', notifyUrl: 'http://127.0.0.1:9/x' });

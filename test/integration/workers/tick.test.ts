@@ -2,7 +2,7 @@
 // input = the template rendered with an empty body; a duplicated tick starts nothing more; a
 // disabled or unscheduled Worker's tick is dropped.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { enqueue } from '../../../core/queue/repo.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
@@ -10,12 +10,12 @@ import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
 describe('worker.tick', () => {
   let e: RunsEnv;
   let w: QueueWorker;
-  before(async () => {
+  beforeAll(async () => {
     e = await startRuns();
     w = e.g.services.queue.worker({ concurrency: 2, leaseMs: 5000, maxIdleMs: 10 });
     void w.start();
   });
-  after(async () => {
+  afterAll(async () => {
     await w.stop(1000);
     await e.close();
   });

@@ -2,7 +2,7 @@
 // body → input rendering, rotation, disabled/deleted Workers, one identical 404 for every miss,
 // the body limit, the legacy agent token, and access logs that keep only 4 characters of a ref.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { issueToken } from '../../../core/auth/tokens.ts';
 import type { QueueWorker } from '../../../core/queue/worker.ts';
 import { startRuns, until, type RunsEnv } from '../runs/setup.ts';
@@ -12,11 +12,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let e: RunsEnv;
     let agent: string;
     let w: QueueWorker | undefined;
-    before(async () => {
+    beforeAll(async () => {
       e = await startRuns({ store });
       agent = await e.agent(e.g.people.member);
     });
-    after(async () => {
+    afterAll(async () => {
       await w?.stop(1000);
       await e.close();
     });
