@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig, resolveSecrets, type LoadedConfig } from '../core/config/index.ts';
-import { isAppError } from '../core/errors.ts';
+import { ConfigError, loadConfig, resolveSecrets, type LoadedConfig } from '../core/kernel/config/index.ts';
+import { isAppError } from '../core/kernel/errors.ts';
 import { createCore, openCore, type Core } from '../core/index.ts';
-import { createLogger, type Logger } from '../core/log.ts';
+import { createLogger, type Logger } from '../core/kernel/log.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { migrationStatus, openDb } from '../core/store/index.ts';
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { VERSION } from '../core/version.ts';
+import { VERSION } from '../core/kernel/version.ts';
 import { explainError } from './explain-error.ts';
 
 /**

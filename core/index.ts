@@ -1,11 +1,11 @@
-import { resolveSecrets, type Config, type Secrets } from './config/index.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { createLogger, type Logger } from './log.ts';
+import { resolveSecrets, type Config, type Secrets } from './kernel/config/index.ts';
+import { systemClock, type Clock } from './kernel/clock.ts';
+import { createLogger, type Logger } from './kernel/log.ts';
 import { openDb } from './store/index.ts';
 import type { Db } from './store/types.ts';
 import { createAuthRuntime, type AuthRuntime } from './auth/runtime.ts';
 import type { ScryptCost } from './auth/password.ts';
-import { createMetrics, type Metrics } from './metrics/registry.ts';
+import { createMetrics, type Metrics } from './kernel/metrics/registry.ts';
 
 /**
  * What every process (serve, worker, CLI commands) works with, built once and passed down; the

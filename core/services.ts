@@ -4,7 +4,7 @@ import type { AgentDeps } from './agents/service.ts';
 import { FileCache, TokenMemo, type PreviewDeps } from './apps/preview.ts';
 import { previewLinkDeps, type PreviewLinkDeps } from './apps/service.ts';
 import { previewKey } from './apps/token.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from './kernel/clock.ts';
 import type { CredentialDeps } from './credentials/service.ts';
 import { createGateway, type GatewayOptions, type GatewayRuntime } from './gateway/runtime.ts';
 import type { Core } from './index.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { isAppError } from '../core/errors.ts';
+import { isAppError } from '../core/kernel/errors.ts';
 import { hostClassifier, hostPolicy, type RequestFacts } from './host-check.ts';
 
 describe('hostClassifier', () => {

@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/kernel/errors.ts';
 
 /**
  * DNS rebinding (issue 12): a web page can point its own name at 127.0.0.1 and then talk to a

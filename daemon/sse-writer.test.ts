@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatChunk } from '../core/wire/openai.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../core/kernel/errors.ts';
 import { SSE_HEADERS } from './routes/v1/sse.ts';
 import { writeChatStream } from './sse-writer.ts';
 

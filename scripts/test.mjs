@@ -1,6 +1,6 @@
 // `npm test`: unit, integration, end-to-end and fault tests in one vitest run (vitest.config.ts), so
 // the output ends with one total and the exit code says whether anything failed.
-// Usage: npm test [-- <path-prefix>...]   e.g. `npm test -- core/config test/e2e`
+// Usage: npm test [-- <path-prefix>...]   e.g. `npm test -- core/kernel test/e2e`
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../../core/config/index.ts';
+import { ConfigError, loadConfig, type Config } from '../../core/kernel/config/index.ts';
 import { problemsText } from '../command.ts';
 import { migrate as applyMigrations, migrationStatus, openDb, type Db, type MigrationStatus } from '../../core/store/index.ts';
 

@@ -1,10 +1,10 @@
 import type { Core } from '../../core/index.ts';
-import { createLogger } from '../../core/log.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import type { Services } from '../../core/services.ts';
 import { migrate, migrationStatus } from '../../core/store/index.ts';
 import { newerThanBinary } from '../../core/store/migrations.ts';
 import { startServer, type ServerHandle } from '../../daemon/server.ts';
-import { VERSION } from '../../core/version.ts';
+import { VERSION } from '../../core/kernel/version.ts';
 import { startScheduler } from '../../daemon/scheduler.ts';
 import { explainError } from '../explain-error.ts';
 import { loadConfigOrExplain, onStopSignals, openProcess } from '../command.ts';

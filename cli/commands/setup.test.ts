@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../core/config/index.ts';
-import { SECRET_NAMES } from '../../core/config/schema.ts';
+import { loadConfig } from '../../core/kernel/config/index.ts';
+import { SECRET_NAMES } from '../../core/kernel/config/schema.ts';
 import { parseEnvFile, productionEnv, setup } from './setup.ts';
 
 const opts = (dir: string) => ({

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { ConfigError, loadConfig } from '../../core/config/index.ts';
-import { SECRET_NAMES } from '../../core/config/schema.ts';
+import { ConfigError, loadConfig } from '../../core/kernel/config/index.ts';
+import { SECRET_NAMES } from '../../core/kernel/config/schema.ts';
 import { UNIT_DEFAULTS } from './systemd-units.ts';
 
 export interface SetupOptions {

@@ -1,5 +1,5 @@
 import { issuePasswordReset, RESET_TTL_MS } from '../../core/accounts/password-reset.ts';
-import { isAppError } from '../../core/errors.ts';
+import { isAppError } from '../../core/kernel/errors.ts';
 import { runTool } from '../command.ts';
 
 /**

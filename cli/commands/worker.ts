@@ -1,4 +1,4 @@
-import { createLogger } from '../../core/log.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { migrationStatus } from '../../core/store/index.ts';
 import { startScheduler } from '../../daemon/scheduler.ts';
 import { loadConfigOrExplain, onStopSignals, openProcess } from '../command.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PasswordHasher } from '../auth/hasher.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { normalizeEmail } from './email.ts';
 import { userForLogin } from './repo.ts';
 import { FailureThrottle } from './throttle.ts';

@@ -1,5 +1,5 @@
 import { revokeMemberKeys } from '../credentials/repo.ts';
-import { AppError, forbidden, notFound } from '../errors.ts';
+import { AppError, forbidden, notFound } from '../kernel/errors.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import { deleteMembership, lockMemberRole, lockOwners, memberRole, memberRows, setMemberRole } from './repo.ts';
 import { atLeast, outranks, type Role } from './roles.ts';

@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest } from '../kernel/errors.ts';
 import { passwordHashOf, setPasswordHash } from './repo.ts';
 import { endUserSessions } from './sessions.ts';
 import type { AccountsDeps } from './types.ts';

@@ -1,5 +1,5 @@
 import { issueToken, tokenHash, wellFormed } from '../auth/tokens.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
+import { AppError, badRequest, notFound } from '../kernel/errors.ts';
 import { normalizeEmail } from './email.ts';
 import { MIN_PASSWORD } from './password-change.ts';
 import { claimPasswordReset, deletePasswordResets, insertPasswordReset, setPasswordHash, userIdByEmail } from './repo.ts';

@@ -1,6 +1,6 @@
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
-import { AppError, conflict } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { AppError, conflict } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { invitationRedeemable, redeemInvitation } from '../invitations/repo.ts';
 import { UniqueViolation } from '../store/types.ts';
 import { isEmptyStore } from './bootstrap.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../store/types.ts';
 import type { PasswordHasher } from '../auth/hasher.ts';
 import type { Role } from './roles.ts';

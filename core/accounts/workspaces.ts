@@ -1,4 +1,4 @@
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 import type { Queryable } from '../store/types.ts';
 import { insertMembership, insertWorkspace, workspaceRowOf, workspaceRowsOf, type WorkspaceRow } from './repo.ts';
 import type { Role } from './roles.ts';

@@ -1,4 +1,4 @@
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import type { Queryable } from '../store/types.ts';
 import { MILESTONES, workspaceIds, workspacesReaching } from './repo.ts';
 

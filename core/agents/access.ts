@@ -1,5 +1,5 @@
 import { atLeast, type Role } from '../accounts/roles.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound } from '../kernel/errors.ts';
 import type { Queryable } from '../store/types.ts';
 import { agentInWorkspace, agentVisibleTo, runnableTargetRow, runnableVersionRow } from './repo.ts';
 import { toAgent, toVersion } from './rows.ts';

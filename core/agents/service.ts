@@ -1,7 +1,7 @@
 import { atLeast } from '../accounts/roles.ts';
-import type { Clock } from '../clock.ts';
-import { AppError, conflict, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError, conflict, notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import type { ProviderAccountDeps } from '../provider-accounts/service.ts';
 import { UniqueViolation, type Db } from '../store/types.ts';
 import { managedAgent, seesAll, visibleAgent, type Caller } from './access.ts';

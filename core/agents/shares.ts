@@ -1,6 +1,6 @@
 import { membership } from '../accounts/workspaces.ts';
-import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { Db } from '../store/types.ts';
 import { managedAgent, type Caller } from './access.ts';
 import * as repo from './repo.ts';

@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest } from '../kernel/errors.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
 import type { GatewayRuntime } from '../gateway/runtime.ts';
 import { getAccount, type ProviderAccountDeps } from '../provider-accounts/service.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { createVault } from '../vault/index.ts';
 import { keepMaskedSecrets, maskToolSecrets, openToolConfig, previewOf, sealToolSecrets } from './tool-secrets.ts';
 import type { AgentTool } from './types.ts';

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../kernel/errors.ts';
 import { isCredentialHeader } from '../tools/http-request.ts';
 import type { Vault } from '../vault/index.ts';
 import type { AgentTool } from './types.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../kernel/errors.ts';
 import { getTool, toolRegistry } from '../tools/registry.ts';
 import { DEFAULT_MAX_STEPS, MAX_MAX_STEPS, type AgentSettings, type AgentTool } from './types.ts';
 

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Queryable } from '../store/types.ts';
 import { fileContent, versionEntry } from './repo.ts';
 import { verifyPreviewToken, type PreviewClaims } from './token.ts';

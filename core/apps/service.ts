@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import type { Clock } from '../clock.ts';
-import type { Config, Secrets } from '../config/index.ts';
-import { notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Clock } from '../kernel/clock.ts';
+import type { Config, Secrets } from '../kernel/config/index.ts';
+import { notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { addEvent } from '../runs/repo/events.ts';
 import { Fenced } from '../runs/types.ts';
 import type { Queryable } from '../store/types.ts';

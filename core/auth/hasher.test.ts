@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { setImmediate as tick } from 'node:timers/promises';
-import { isAppError } from '../errors.ts';
+import { isAppError } from '../kernel/errors.ts';
 import { boundedHasher } from './hasher.ts';
 
 const FAST = { N: 1024, r: 8, p: 1 };

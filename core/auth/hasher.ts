@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { hashPassword, OWASP_SCRYPT, verifyPassword, type ScryptCost } from './password.ts';
 
 /** Each hash holds 128 MiB for ~0.5 s, so they are bounded (docs/public-endpoints.md). */

@@ -1,4 +1,4 @@
-import type { Secrets } from '../config/index.ts';
+import type { Secrets } from '../kernel/config/index.ts';
 import { defaultThrottles, type LoginThrottles } from '../accounts/login.ts';
 import { signupThrottle } from '../accounts/register.ts';
 import type { FailureThrottle } from '../accounts/throttle.ts';

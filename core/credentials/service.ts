@@ -1,8 +1,8 @@
 import { hash as cryptoHash } from 'node:crypto';
 import { issueToken, tokenHash, tokenPreview, wellFormed, type TokenKind } from '../auth/tokens.ts';
-import type { Clock } from '../clock.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError, badRequest, notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import type { Db } from '../store/types.ts';
 import { CredentialCache } from './cache.ts';
 import { credentialById, credentialsOfKind, insertCredential, liveCredentialByHash, revokeCredentialRow, touchLastUsed, type CredentialRow } from './repo.ts';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from '../config/index.ts';
+import { ConfigError, loadConfig, type Config } from '../kernel/config/index.ts';
 import type { Finding } from './types.ts';
 
 /** The messages `svc serve` gives, as findings. */

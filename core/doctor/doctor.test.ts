@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/index.ts';
+import { loadConfig } from '../kernel/config/index.ts';
 import { checkConfig } from './config-checks.ts';
 import { checkDataDir } from './fs-checks.ts';
 import { checkLocalTarget } from './target-checks.ts';

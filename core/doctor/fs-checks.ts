@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Config } from '../config/index.ts';
+import type { Config } from '../kernel/config/index.ts';
 import type { Finding } from './types.ts';
 
 const MIN_FREE_BYTES = 512 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { originHost, type Config } from '../config/load.ts';
+import { originHost, type Config } from '../kernel/config/load.ts';
 import type { Finding } from './types.ts';
 
 /** No public-suffix list: co.uk counts as one site, erring towards warning. */

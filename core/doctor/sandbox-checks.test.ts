@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/index.ts';
+import { loadConfig } from '../kernel/config/index.ts';
 import { findProgram } from '../sandbox/host.ts';
 import { checkSandbox } from './sandbox-checks.ts';
 import { healthy } from './types.ts';

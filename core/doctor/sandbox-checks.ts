@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.ts';
+import type { Config } from '../kernel/config/index.ts';
 import { createSandbox, SandboxUnavailable, type Enforcement } from '../sandbox/index.ts';
 import type { ContainerOptions } from '../sandbox/container.ts';
 import type { Finding } from './types.ts';

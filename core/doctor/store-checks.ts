@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Config } from '../config/index.ts';
+import type { Config } from '../kernel/config/index.ts';
 import { migrationStatus, openDb } from '../store/index.ts';
 import type { Finding } from './types.ts';
 

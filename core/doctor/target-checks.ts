@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.ts';
+import type { Config } from '../kernel/config/index.ts';
 import type { Finding } from './types.ts';
 
 /** The local model target answers `GET {base}/models` within the timeout. */

@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { Logger } from '../kernel/log.ts';
 import { listAccounts, targetOf, type ProviderAccountDeps } from '../provider-accounts/service.ts';
 import { UpstreamError, type ProviderEngine, type ProviderId, type Target } from '../providers/types.ts';
 

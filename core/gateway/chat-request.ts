@@ -1,5 +1,5 @@
-import type { CodeWithStatus } from '../error-codes.ts';
-import { AppError } from '../errors.ts';
+import type { CodeWithStatus } from '../kernel/codes.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { ChatRequest, EmbeddingsRequest } from '../wire/openai.ts';
 
 const bad = (param: string, message: string, code: CodeWithStatus<400> = 'invalid_request') =>

@@ -1,12 +1,12 @@
 import type { Registry } from 'prom-client';
-import { FastCounter, FastHistogram, type CounterChild, type HistogramChild } from '../metrics/fast.ts';
+import { FastCounter, FastHistogram, type CounterChild, type HistogramChild } from '../kernel/metrics/fast.ts';
 
 export interface GatewayMetrics {
   requests: FastCounter<'provider' | 'model' | 'status'>;
   tokens: FastCounter<'kind'>;
   upstreamSeconds: FastHistogram<'provider'>;
   overheadSeconds: FastHistogram<'route'>;
-  /** Series children (see core/metrics/fast.ts). */
+  /** Series children (see core/kernel/metrics/fast.ts). */
   request(provider: string, model: string, status: number): CounterChild;
   token: Record<'input' | 'cached' | 'output' | 'reasoning', CounterChild>;
   upstream(provider: string): HistogramChild;

@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Principal } from '../credentials/types.ts';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { Logger } from '../kernel/log.ts';
 import { withSafeRetry } from '../providers/retry.ts';
 import { UpstreamError, type ChatResult, type ProviderEngine } from '../providers/types.ts';
 import type { QuotaService, Admission } from '../quota/service.ts';

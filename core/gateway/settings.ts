@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { badRequest } from '../errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { badRequest } from '../kernel/errors.ts';
 import type { Db } from '../store/types.ts';
 import { conduitOf, upsertConduit } from './repo.ts';
 import { FAMILIES } from './router/families.ts';

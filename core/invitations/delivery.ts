@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../auth/tokens.ts';
-import type { Clock } from '../clock.ts';
-import { badRequest, notFound, unauthorized } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { badRequest, notFound, unauthorized } from '../kernel/errors.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { Db } from '../store/types.ts';
 import { setDeliveryStatus as setStatus } from './repo.ts';
 import type { DeliveryStatus, IssuedInvitation } from './types.ts';

@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError, badRequest, conflict, notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import { AddressRefused, addressPolicy, vetHost } from '../providers/address-guard.ts';
 import { PROVIDER_IDS, type ProviderId, type Target } from '../providers/types.ts';
 import type { Resolver } from '../tools/http-guard.ts';

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { notFound } from '../errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { notFound } from '../kernel/errors.ts';
 import { UpstreamError, type ProviderEngine } from '../providers/types.ts';
 import { getAccount, targetOf, type ProviderAccountDeps } from './service.ts';
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type CodeSpec, type ErrorCode } from '../error-codes.ts';
+import { ERROR_CODES, type CodeSpec, type ErrorCode } from '../kernel/codes.ts';
 import type { OpenAiErrorBody } from '../wire/openai.ts';
 import { ADDRESS_REFUSED, AddressRefused } from './address-guard.ts';
 import { sanitizeUpstreamText } from './redact.ts';

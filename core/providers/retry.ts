@@ -1,4 +1,4 @@
-import { backoffMs } from '../backoff.ts';
+import { backoffMs } from '../kernel/backoff.ts';
 import { UpstreamError } from './types.ts';
 
 export interface SafeRetryOptions {

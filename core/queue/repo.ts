@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 import { prepared, type Db, type Queryable } from '../store/types.ts';
 
 /**

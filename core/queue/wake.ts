@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import { JOB_CHANNEL } from './repo.ts';
 
 /** Something that says "there may be new work now", so idle workers need not poll fast. */

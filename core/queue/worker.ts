@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import { backoffMs } from '../backoff.ts';
-import type { Clock } from '../clock.ts';
-import { newId } from '../ids.ts';
-import type { Logger } from '../log.ts';
+import { backoffMs } from '../kernel/backoff.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { newId } from '../kernel/ids.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { Db } from '../store/types.ts';
 import { claim, failJob, release, renew, type Job } from './repo.ts';
 import { Completer } from './completer.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../store/types.ts';
 import { limitsRow, upsertLimits, type LimitsRow } from './repo.ts';
 

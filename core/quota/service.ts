@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Principal } from '../credentials/types.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { Db } from '../store/types.ts';
 import { tokensSince } from '../usage/repo.ts';
 import { MISS, type Limits, type LimitsStore } from './limits.ts';

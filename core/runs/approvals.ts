@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound } from '../kernel/errors.ts';
 import { signDecision } from './approval-signature.ts';
 import type { RunDeps } from './deps.ts';
 import { approvalOfRun, decidePending } from './repo/approvals.ts';

@@ -1,5 +1,5 @@
 import { historyRows, insertConversation, insertMessage, touchConversation } from '../conversations/repo.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 import type { Queryable } from '../store/types.ts';
 import { retryOnUniqueViolation } from '../store/retry.ts';
 

@@ -1,8 +1,8 @@
 import type { TargetAccount } from '../agents/access.ts';
 import type { AgentVersion } from '../agents/types.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { ProviderEngine } from '../providers/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { Db, Queryable } from '../store/types.ts';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { AgentVersion } from '../agents/types.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
 import { history, type ConversationMessage } from './conversations.ts';

@@ -1,4 +1,4 @@
-import { backoffMs } from '../backoff.ts';
+import { backoffMs } from '../kernel/backoff.ts';
 import { UpstreamError } from '../providers/types.ts';
 import type { RunDeps } from './deps.ts';
 import { addEvent, countEvents } from './repo/events.ts';

@@ -1,5 +1,5 @@
 import type { AgentVersion } from '../agents/types.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 import { SlidingWindow } from '../quota/window.ts';
 import type { RunDeps } from './deps.ts';
 import { executeRun } from './executor.ts';

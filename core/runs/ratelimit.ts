@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { Db, Queryable } from '../store/types.ts';
 import { dropHitsUpTo, hitWindow, insertHit, lockKey } from './repo/ratelimit.ts';
 

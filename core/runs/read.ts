@@ -1,6 +1,6 @@
 import { runnableVersion } from '../agents/access.ts';
 import { APP_EVENT, runApps, type RunApp } from '../apps/service.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../kernel/errors.ts';
 import type { Queryable } from '../store/types.ts';
 import type { RunDeps } from './deps.ts';
 import { addEvent, eventsForRead } from './repo/events.ts';

@@ -1,9 +1,9 @@
 import { runnableTarget, type TargetAccount } from '../agents/access.ts';
 import type { AgentVersion } from '../agents/types.ts';
 import type { Resolved } from '../gateway/catalogue.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden, notFound } from '../kernel/errors.ts';
 import { atLeast } from '../accounts/roles.ts';
-import { newTimeId, randomPoolBytes } from '../ids.ts';
+import { newTimeId, randomPoolBytes } from '../kernel/ids.ts';
 import type { Queryable } from '../store/types.ts';
 import { ownedConversation } from '../conversations/repo.ts';
 import { appendMessage, createConversation, history, type ConversationMessage } from './conversations.ts';

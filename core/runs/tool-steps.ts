@@ -1,6 +1,6 @@
 import { openToolConfig } from '../agents/tool-secrets.ts';
 import type { AgentVersion } from '../agents/types.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../kernel/ids.ts';
 import { verifyDecision } from './approval-signature.ts';
 import type { AssistantOutput } from './messages.ts';
 import { insertApproval, latestApproval } from './repo/approvals.ts';

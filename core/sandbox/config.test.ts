@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../config/index.ts';
+import { ConfigError, loadConfig } from '../kernel/config/index.ts';
 import { limitsFromConfig } from './index.ts';
 
 describe('sandbox configuration', () => {

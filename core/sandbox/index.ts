@@ -1,4 +1,4 @@
-import type { Config } from '../config/load.ts';
+import type { Config } from '../kernel/config/load.ts';
 import { containerSandbox, type ContainerOptions } from './container.ts';
 import { noneSandbox } from './none.ts';
 import type { Sandbox, SandboxLimits } from './types.ts';

@@ -3,7 +3,7 @@
 // proxy. Limit and escape cases run through real agent runs in test/integration/sandbox/.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../config/index.ts';
+import { loadConfig } from '../kernel/config/index.ts';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import { createSandbox } from './index.ts';
 import type { Sandbox } from './types.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '../log.ts';
+import { createLogger } from '../kernel/log.ts';
 import { FileLockElector } from './leader-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'));

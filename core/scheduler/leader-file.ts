@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { LeaderElector } from './leader.ts';
 
 export interface FileLockOptions {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '../log.ts';
+import { createLogger } from '../kernel/log.ts';
 import { HttpLeaseElector } from './leader-http.ts';
 
 /**

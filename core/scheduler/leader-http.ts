@@ -1,4 +1,4 @@
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { LeaderElector } from './leader.ts';
 
 export interface HttpLeaseOptions {

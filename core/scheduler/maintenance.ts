@@ -1,7 +1,7 @@
 import { pruneExpiredSessions } from '../accounts/repo.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import { pruneInvitations } from '../invitations/repo.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import { pruneFinishedJobs } from '../queue/repo.ts';
 import type { JobHandler } from '../queue/worker.ts';
 import { addEvent } from '../runs/repo/events.ts';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { Clock } from '../clock.ts';
-import type { Logger } from '../log.ts';
+import type { Clock } from '../kernel/clock.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { Db } from '../store/types.ts';
 import { deleteProcess, liveProcesses, upsertProcess } from './repo.ts';
 

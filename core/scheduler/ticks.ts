@@ -1,4 +1,4 @@
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import { enqueue, type EnqueueInput } from '../queue/repo.ts';
 import type { Db } from '../store/types.ts';
 import { scheduledWorkers } from '../workers/repo.ts';

@@ -1,8 +1,8 @@
 import { mintPreviewLink, type PreviewLinkDeps } from '../apps/service.ts';
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import { conversationById } from '../conversations/service.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { readRun } from '../runs/read.ts';
 import { runOwner } from '../runs/repo/runs.ts';
 import type { Db } from '../store/types.ts';

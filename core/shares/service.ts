@@ -1,7 +1,7 @@
 import { issueToken, tokenHash, tokenPreview } from '../auth/tokens.ts';
-import type { Clock } from '../clock.ts';
-import { notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { notFound } from '../kernel/errors.ts';
+import { newId } from '../kernel/ids.ts';
 import type { Db } from '../store/types.ts';
 import * as repo from './repo.ts';
 import type { ShareKind, ShareRow } from './repo.ts';

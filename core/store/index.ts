@@ -1,5 +1,5 @@
-import type { Config } from '../config/index.ts';
-import { createLogger, type Logger } from '../log.ts';
+import type { Config } from '../kernel/config/index.ts';
+import { createLogger, type Logger } from '../kernel/log.ts';
 import type { Db } from './types.ts';
 
 /**

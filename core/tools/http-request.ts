@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { HOST_PATTERN_RE } from '../config/schema.ts';
+import { HOST_PATTERN_RE } from '../kernel/config/schema.ts';
 import { systemResolver, vetUrl, type Resolver } from './http-guard.ts';
 import { sendHop, type HopResponse } from './http-hop.ts';
 import { formatResult, redact } from './http-result.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../config/index.ts';
+import { loadConfig } from '../kernel/config/index.ts';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
 import { getTool, toolLimitsFromConfig, toolRegistry } from './registry.ts';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config/load.ts';
+import type { Config } from '../kernel/config/load.ts';
 import { createAppTool } from './create-app.ts';
 import { httpRequestTool } from './http-request.ts';
 import { createRunCodeTool, runCodeTool } from './run-code.ts';

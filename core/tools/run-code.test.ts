@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../config/index.ts';
+import { loadConfig } from '../kernel/config/index.ts';
 import { SandboxUnavailable, type RunRequest, type Sandbox } from '../sandbox/types.ts';
 import { toolLookup } from './registry.ts';
 import { createRunCodeTool } from './run-code.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../store/types.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 
 /** Limits every tool execution runs under (from configuration). */

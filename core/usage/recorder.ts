@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
-import { newId } from '../ids.ts';
-import type { Logger } from '../log.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { newId } from '../kernel/ids.ts';
+import type { Logger } from '../kernel/log.ts';
 import type { Db, SqlValue } from '../store/types.ts';
 import type { UsageSplits } from '../wire/openai.ts';
 import { insertUsageRows, STATEMENT_ROWS } from './repo.ts';

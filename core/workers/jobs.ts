@@ -1,5 +1,5 @@
 import { deriveKey } from '../auth/keys.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Core } from '../index.ts';
 import type { JobHandler } from '../queue/worker.ts';
 import type { RunDeps } from '../runs/deps.ts';

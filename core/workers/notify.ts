@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { backoffMs } from '../backoff.ts';
-import type { Config } from '../config/index.ts';
-import type { Logger } from '../log.ts';
-import type { Clock } from '../clock.ts';
+import { backoffMs } from '../kernel/backoff.ts';
+import type { Config } from '../kernel/config/index.ts';
+import type { Logger } from '../kernel/log.ts';
+import type { Clock } from '../kernel/clock.ts';
 import { enqueue, type Job } from '../queue/repo.ts';
 import type { JobContext, JobOutcome } from '../queue/worker.ts';
 import { addEvent } from '../runs/repo/events.ts';

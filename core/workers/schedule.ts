@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../kernel/errors.ts';
 import { cronProblem } from '../scheduler/cron.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { checkJsonValue } from '../input-guard.ts';
+import { checkJsonValue } from '../kernel/input-guard.ts';
 
 /**
  * A Worker's input template, rendered with the trigger's request body:

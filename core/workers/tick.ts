@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAppError } from '../errors.ts';
+import { isAppError } from '../kernel/errors.ts';
 import { enqueue, type Job } from '../queue/repo.ts';
 import type { JobOutcome } from '../queue/worker.ts';
 import type { RunDeps } from '../runs/deps.ts';

@@ -1,8 +1,8 @@
 import { agentByWebhookHash } from '../agents/repo.ts';
 import type { AgentVersion } from '../agents/types.ts';
 import { tokenHash, wellFormed } from '../auth/tokens.ts';
-import { AppError, isAppError } from '../errors.ts';
-import { nulRefused } from '../input-guard.ts';
+import { AppError, isAppError } from '../kernel/errors.ts';
+import { nulRefused } from '../kernel/input-guard.ts';
 import type { RunDeps } from '../runs/deps.ts';
 import type { RunStartLimiter } from '../runs/ratelimit.ts';
 import { prepareRun, type StartInput } from '../runs/start.ts';
@@ -47,7 +47,7 @@ async function prepare(d: TriggerDeps, input: StartInput): Promise<AgentVersion>
   }
 }
 
-/** The rendered input becomes the run's input text: bounded, and without a NUL (core/input-guard.ts). */
+/** The rendered input becomes the run's input text: bounded, and without a NUL (core/kernel/input-guard.ts). */
 function checkInput(text: string): void {
   if (text.length > MAX_INPUT) throw new AppError('payload_too_large', `The rendered input is ${text.length} characters; the limit is ${MAX_INPUT}.`);
   if (text.includes('\0')) throw nulRefused('The rendered input');

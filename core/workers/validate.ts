@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import type { Config } from '../config/index.ts';
-import { badRequest } from '../errors.ts';
+import type { Config } from '../kernel/config/index.ts';
+import { badRequest } from '../kernel/errors.ts';
 import { classifyAddress } from '../tools/net-address.ts';
 import { normalizeHost } from '../tools/http-guard.ts';
 

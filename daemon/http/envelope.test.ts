@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/kernel/errors.ts';
 import { testCore, type Fixture } from '../../test/integration/http-fixture.ts';
 import { createApp } from '../app.ts';
 import { bearerAuth } from '../middleware/bearer.ts';

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
-import type { AppError } from '../../core/errors.ts';
-import type { Logger } from '../../core/log.ts';
-import type { Metrics } from '../../core/metrics/registry.ts';
+import type { AppError } from '../../core/kernel/errors.ts';
+import type { Logger } from '../../core/kernel/log.ts';
+import type { Metrics } from '../../core/kernel/metrics/registry.ts';
 
 /**
  * What every answer carries, whichever stack wrote it: the Hono middleware (middleware/envelope.ts)

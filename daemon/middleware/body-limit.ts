@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from '../../core/errors.ts';
-import type { Config } from '../../core/config/index.ts';
+import { AppError } from '../../core/kernel/errors.ts';
+import type { Config } from '../../core/kernel/config/index.ts';
 import type { AppEnv } from '../types.ts';
 
 export function isGatewayPath(path: string): boolean {

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes, routePath } from 'hono/route';
-import type { Logger } from '../../core/log.ts';
-import type { Metrics } from '../../core/metrics/registry.ts';
+import type { Logger } from '../../core/kernel/log.ts';
+import type { Metrics } from '../../core/kernel/metrics/registry.ts';
 import { recordRequest, REQUEST_ID_HEADER, requestIdFor } from '../http/envelope.ts';
 import { redactPath } from '../http/redact-path.ts';
 import type { AppEnv } from '../types.ts';

@@ -1,8 +1,8 @@
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { ErrorCode } from '../../core/error-codes.ts';
-import { AppError, isAppError } from '../../core/errors.ts';
-import type { Logger } from '../../core/log.ts';
+import type { ErrorCode } from '../../core/kernel/codes.ts';
+import { AppError, isAppError } from '../../core/kernel/errors.ts';
+import type { Logger } from '../../core/kernel/log.ts';
 import { StoreBusy } from '../../core/store/types.ts';
 import { UpstreamError } from '../../core/providers/types.ts';
 import { errorBody, errorHeaders, logServerError } from '../http/envelope.ts';

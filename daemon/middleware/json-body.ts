@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { AppError, badRequest, isAppError } from '../../core/errors.ts';
-import { checkJsonValue } from '../../core/input-guard.ts';
+import { AppError, badRequest, isAppError } from '../../core/kernel/errors.ts';
+import { checkJsonValue } from '../../core/kernel/input-guard.ts';
 
 /** application/json, or a structured-syntax type such as application/merge-patch+json. */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -60,7 +60,7 @@ export function unreadableBody(err: unknown): AppError {
   return appErr ?? new AppError('invalid_body', 'The request body could not be read.', { cause: err });
 }
 
-/** 400 invalid_json for an empty or malformed body; 400 json_too_deep / nul_not_allowed (core/input-guard.ts). */
+/** 400 invalid_json for an empty or malformed body; 400 json_too_deep / nul_not_allowed (core/kernel/input-guard.ts). */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === '') throw badRequest('invalid_json', 'Request body is empty; expected a JSON document.');
   let value: unknown;

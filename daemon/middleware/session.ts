@@ -5,7 +5,7 @@ import { atLeast, type Role } from '../../core/accounts/roles.ts';
 import { membership, workspacesOf } from '../../core/accounts/workspaces.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { AppError, forbidden, unauthorized } from '../../core/errors.ts';
+import { AppError, forbidden, unauthorized } from '../../core/kernel/errors.ts';
 import type { AppEnv } from '../types.ts';
 
 export const SESSION_COOKIE = 'service_session';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { VERSION } from '../../core/version.ts';
+import { VERSION } from '../../core/kernel/version.ts';
 import { OPERATIONS, TAGS } from './operations.ts';
 import type { Auth, Operation, RequestDoc } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Config } from '../../core/config/index.ts';
-import { originHost } from '../../core/config/load.ts';
+import type { Config } from '../../core/kernel/config/index.ts';
+import { originHost } from '../../core/kernel/config/load.ts';
 
 /**
  * Decides whether untrusted app code or the workbench answers.

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { changePassword } from '../../core/accounts/password-change.ts';
 import { endUserSessions, setActiveWorkspace } from '../../core/accounts/sessions.ts';
 import { membership, workspacesOf } from '../../core/accounts/workspaces.ts';
-import { forbidden } from '../../core/errors.ts';
+import { forbidden } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';

@@ -4,7 +4,7 @@ import { operatorOf } from '../../core/accounts/operators.ts';
 import { sessionUser } from '../../core/accounts/sessions.ts';
 import { verifyCredential } from '../../core/credentials/service.ts';
 import type { AdminScope } from '../../core/credentials/types.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { bearerToken } from '../middleware/bearer.ts';

@@ -17,7 +17,7 @@ import {
   type AgentDeps,
 } from '../../core/agents/service.ts';
 import { SettingsSchema } from '../../core/agents/validate.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';

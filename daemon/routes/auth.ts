@@ -9,7 +9,7 @@ import { resetPassword } from '../../core/accounts/password-reset.ts';
 import { createSession, endSession, sessionOf } from '../../core/accounts/sessions.ts';
 import type { AccountView } from '../../core/accounts/types.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
-import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
+import { AppError, badRequest, unauthorized } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';

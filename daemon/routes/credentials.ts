@@ -6,7 +6,7 @@ import { membership } from '../../core/accounts/workspaces.ts';
 import { atLeast } from '../../core/accounts/roles.ts';
 import { getCredential, issueCredential, listCredentials, revokeCredential, type CredentialDeps } from '../../core/credentials/service.ts';
 import { ADMIN_SCOPES, type CredentialKind, type CredentialView } from '../../core/credentials/types.ts';
-import { AppError, forbidden, notFound } from '../../core/errors.ts';
+import { AppError, forbidden, notFound } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { readJson } from '../middleware/json-body.ts';

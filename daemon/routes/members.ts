@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { changeRole, listMembers, removeMember } from '../../core/accounts/members.ts';
 import { ROLES } from '../../core/accounts/roles.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';

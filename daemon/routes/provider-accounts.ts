@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/kernel/errors.ts';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../core/provider-accounts/service.ts';
 import { testConnection } from '../../core/provider-accounts/test-connection.ts';
 import { readJson } from '../middleware/json-body.ts';

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { safeEqual } from '../../core/auth/tokens.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { unauthorized } from '../../core/errors.ts';
+import { unauthorized } from '../../core/kernel/errors.ts';
 import { recordDeliveryResult } from '../../core/invitations/delivery.ts';
 import { triggerAgent, triggerWorker, WEBHOOK_BODY_LIMIT, type TriggerDeps, type Triggered } from '../../core/workers/trigger.ts';
 import { tooLarge } from '../middleware/body-limit.ts';

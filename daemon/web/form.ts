@@ -3,7 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { safeEqual } from '../../core/auth/tokens.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import { unreadableBody } from '../middleware/json-body.ts';
 import type { Session, WebContext } from './context.ts';

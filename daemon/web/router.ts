@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { forbidden } from '../../core/errors.ts';
+import { forbidden } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import type { Role } from '../../core/accounts/roles.ts';

@@ -1,6 +1,6 @@
 // Bearer verification on a warm cache, and what requireBearer adds to a trivial route.
 import { createCore } from '../../core/index.ts';
-import { createLogger } from '../../core/log.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { issueCredential, verifyCredential } from '../../core/credentials/service.ts';
 import { createApp } from '../../daemon/app.ts';
 import { requireBearer } from '../../daemon/middleware/bearer.ts';

@@ -2,9 +2,9 @@
 // must cost the same as known ones, or timing would reveal which accounts exist.
 import { join } from 'node:path';
 import { hashPassword, OWASP_SCRYPT, verifyPassword } from '../../core/auth/password.ts';
-import { loadConfig, resolveSecrets } from '../../core/config/index.ts';
+import { loadConfig, resolveSecrets } from '../../core/kernel/config/index.ts';
 import { createCore } from '../../core/index.ts';
-import { createLogger } from '../../core/log.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import { createApp } from '../../daemon/app.ts';
 import { createServices } from '../../core/services.ts';

@@ -93,7 +93,7 @@ export async function jobTableRate(store, n, url) {
   const { openDb, migrate } = await import('../../core/store/index.ts');
   const { enqueue } = await import('../../core/queue/repo.ts');
   const { QueueWorker } = await import('../../core/queue/worker.ts');
-  const { createLogger } = await import('../../core/log.ts');
+  const { createLogger } = await import('../../core/kernel/log.ts');
   const home = tempDir('svc-bench-jobs-');
   const log = createLogger('warn');
   const db = await openDb({ SERVICE_STORE: store, dbPath: join(home.dir, 'svc.db'), DATABASE_URL: url, SERVICE_DB_POOL_SIZE: 20, SERVICE_LOG_LEVEL: 'warn' }, { logger: log });

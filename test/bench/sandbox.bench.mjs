@@ -39,7 +39,7 @@ const pct = (xs, p) => {
 
 async function addedLatency(runtime) {
   const { createSandbox } = await import('../../core/sandbox/index.ts');
-  const { loadConfig } = await import('../../core/config/index.ts');
+  const { loadConfig } = await import('../../core/kernel/config/index.ts');
   const home = tempDir('svc-bench-sbx-');
   const sb = createSandbox(loadConfig({ HOME: home.dir, SERVICE_SANDBOX_RUNTIME: runtime }).config);
   const code = runtime === 'node' ? 'console.log(1)' : 'print(1)';

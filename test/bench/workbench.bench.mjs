@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { register } from '../../core/accounts/register.ts';
 import { createSession } from '../../core/accounts/sessions.ts';
-import { loadConfig, resolveSecrets } from '../../core/config/index.ts';
+import { loadConfig, resolveSecrets } from '../../core/kernel/config/index.ts';
 import { createCore } from '../../core/index.ts';
-import { createLogger } from '../../core/log.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import { createApp } from '../../daemon/app.ts';
 import { accountsDeps, createServices } from '../../core/services.ts';

@@ -2,8 +2,8 @@
 // test-only job kind `fault.noop` whose handler records each execution in a side table
 // (fault_done), then exits once nothing is due (--once semantics).
 // Env: FAULT_STORE=sqlite|postgres, FAULT_DB=<path or URL>, FAULT_CONCURRENCY.
-import { systemClock } from '../../core/clock.ts';
-import { createLogger } from '../../core/log.ts';
+import { systemClock } from '../../core/kernel/clock.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { QueueWorker, type JobHandler } from '../../core/queue/worker.ts';
 import { postgresWake, sqliteWake } from '../../core/queue/wake.ts';
 import { openDb } from '../../core/store/index.ts';

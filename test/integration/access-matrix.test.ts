@@ -14,7 +14,7 @@ import { createAccount } from '../../core/provider-accounts/service.ts';
 import { createInvitation } from '../../core/invitations/service.ts';
 import { createConversation } from '../../core/runs/conversations.ts';
 import { appFromFiles } from '../../core/apps/service.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/kernel/ids.ts';
 import { insertRun } from '../../core/runs/repo/runs.ts';
 import { createShare } from '../../core/shares/service.ts';
 import { issueAgentWebhookToken } from '../../core/workers/agent-token.ts';

@@ -2,7 +2,7 @@
 // the real HTTP surface, and invitations created through the domain service (their routes belong to
 // another surface).
 import assert from 'node:assert/strict';
-import { SECRET_NAMES } from '../../core/config/index.ts';
+import { SECRET_NAMES } from '../../core/kernel/config/index.ts';
 import { createInvitation } from '../../core/invitations/service.ts';
 import type { Role } from '../../core/accounts/roles.ts';
 import type { Core } from '../../core/index.ts';

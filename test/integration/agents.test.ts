@@ -9,7 +9,7 @@ import { createSession } from '../../core/accounts/sessions.ts';
 import { addMember } from '../../core/accounts/workspaces.ts';
 import { checkVersionTarget, publishAgent, runnableVersion } from '../../core/agents/service.ts';
 import type { Agent, AgentVersion } from '../../core/agents/types.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/kernel/errors.ts';
 import type { Dialect } from '../../core/store/types.ts';
 import { accountsDeps } from '../../core/services.ts';
 import { startGateway, type Gateway } from './gateway/harness.ts';

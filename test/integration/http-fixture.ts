@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manualClock } from '../../core/clock.ts';
-import { loadConfig, resolveSecrets } from '../../core/config/index.ts';
+import { manualClock } from '../../core/kernel/clock.ts';
+import { loadConfig, resolveSecrets } from '../../core/kernel/config/index.ts';
 import { createCore, type Core } from '../../core/index.ts';
-import { createLogger } from '../../core/log.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { createServices, type Services, type ServicesOptions } from '../../core/services.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import type { Dialect } from '../../core/store/types.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/kernel/errors.ts';
 import { StoreBusy } from '../../core/store/types.ts';
 import { migrate } from '../../core/store/index.ts';
 import { createApp, type App } from '../../daemon/app.ts';

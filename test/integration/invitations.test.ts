@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, beforeEach, describe, test } from 'vitest';
 import { register } from '../../core/accounts/register.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError } from '../../core/kernel/errors.ts';
 import { createApp, type App } from '../../daemon/app.ts';
 import { accountsDeps } from '../../core/services.ts';
 import type { Dialect } from '../../core/store/types.ts';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { manualClock } from '../../core/clock.ts';
+import { manualClock } from '../../core/kernel/clock.ts';
 import type { Principal } from '../../core/credentials/types.ts';
-import { AppError } from '../../core/errors.ts';
-import { createLogger } from '../../core/log.ts';
+import { AppError } from '../../core/kernel/errors.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { LimitsStore, MISS, NO_LIMITS } from '../../core/quota/limits.ts';
 import { QuotaService } from '../../core/quota/service.ts';
 import { migrate } from '../../core/store/migrations.ts';

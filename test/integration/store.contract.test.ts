@@ -281,7 +281,7 @@ forEachStore('store busy mapping', (get, dialect) => {
       const store = get();
       const errors: string[] = [];
       const { openPostgresDb } = await import('../../core/store/postgres/db.ts');
-      const { createLogger } = await import('../../core/log.ts');
+      const { createLogger } = await import('../../core/kernel/log.ts');
       const db = openPostgresDb(store.url!, { poolSize: 2, logger: createLogger('error', (line) => errors.push(line)) });
       const pid = (await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid;
       await store.db.one('SELECT pg_terminate_backend(?)', [pid]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { manualClock } from '../../core/clock.ts';
-import { createLogger } from '../../core/log.ts';
+import { manualClock } from '../../core/kernel/clock.ts';
+import { createLogger } from '../../core/kernel/log.ts';
 import { migrate } from '../../core/store/migrations.ts';
 import { UsageRecorder, type UsageEvent } from '../../core/usage/recorder.ts';
 import { DIALECTS, freshDb, type FreshDb } from '../helpers/stores.ts';

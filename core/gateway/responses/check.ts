@@ -1,6 +1,6 @@
 /** Not zod: codes differ per field, and the budget is < 0.25 ms. */
-import type { CodeWithStatus } from '../../error-codes.ts';
-import { AppError } from '../../errors.ts';
+import type { CodeWithStatus } from '../../kernel/codes.ts';
+import { AppError } from '../../kernel/errors.ts';
 
 /** Every refusal is a 400 naming the offending parameter (OpenAI `param`). */
 export function refuse(code: CodeWithStatus<400>, param: string, message: string): AppError {

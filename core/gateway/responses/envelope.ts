@@ -2,7 +2,7 @@
  * Shared by the envelope and every stream event: the SDK checks `id`.
  * No `output_text`: the SDKs compute it, and OpenAI does not send it.
  */
-import { newId } from '../../ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import { splitsOf, type ChatUsage, type FinishReason } from '../../wire/openai.ts';
 import type { OutputItem, ResponseIdentity, ResponseStatus, ResponsesMeta, ResponsesUsage } from './types.ts';
 

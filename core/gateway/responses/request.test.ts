@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import { parseResponsesRequest } from './request.ts';
 
 const base = { model: 'openai/gpt-4o-mini', input: 'hi' };

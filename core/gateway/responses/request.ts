@@ -1,5 +1,5 @@
 /** A strict allowlist; decisions beyond SPEC's table: docs/responses.md. */
-import type { CodeWithStatus } from '../../error-codes.ts';
+import type { CodeWithStatus } from '../../kernel/codes.ts';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { bool, codePoints, integer, invalid, numberIn, obj, oneOf, refuse, str } from './check.ts';
 import { parseReasoning, parseText } from './format.ts';

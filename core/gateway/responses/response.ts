@@ -1,5 +1,5 @@
 /** Chat completion → non-streamed Responses object. */
-import { newId } from '../../ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { ChatCompletion } from '../../wire/openai.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
 import type { OutputItem, OutputMessage, ResponseIdentity, ResponsesMeta } from './types.ts';

@@ -1,5 +1,5 @@
 /** The SDK's `responses.stream()` validates every event; the order: docs/responses.md. */
-import { newId } from '../../ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { ChatChunk, ChatChunkToolCallDelta, ChatUsage, FinishReason } from '../../wire/openai.ts';
 import { newResponseIdentity, responseObject, terminalOf, toResponsesUsage } from './envelope.ts';
 import type { ItemStatus, OutputFunctionCall, OutputItem, OutputMessage, OutputRefusal, OutputText, ResponsesEvent, ResponsesMeta } from './types.ts';

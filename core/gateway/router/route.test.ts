@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { isAppError } from '../../errors.ts';
+import { isAppError } from '../../kernel/errors.ts';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { matches } from './families.ts';
 import { CONDUIT_MODEL, isConduit, route, routeError } from './route.ts';

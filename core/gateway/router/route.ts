@@ -2,7 +2,7 @@
  * Pure; the candidate order is in docs/conduit.md.
  * Memoised on exposedModels' and overrides' identity: never mutate them once passed.
  */
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import type { ChatRequest } from '../../wire/openai.ts';
 import { classify } from './classify.ts';
 import type { Classification, ClassifyOptions, Task } from './classify.ts';

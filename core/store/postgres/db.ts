@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { type Db, type Queryable, type Row, type RunResult, type Sql, type SqlValue } from '../types.ts';
 import { isConnectionError, mapPgError } from './errors.ts';
 import { toPgPlaceholders } from './placeholders.ts';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import { CONDUIT_MODEL } from '../../../core/gateway/router/route.ts';
 import { modelNotFound } from '../../../core/gateway/catalogue.ts';
-import { AppError } from '../../../core/errors.ts';
+import { AppError } from '../../../core/kernel/errors.ts';
 import type { AppEnv } from '../../types.ts';
 
 const CREATED = 1_735_689_600; // 2025-01-01: catalogues give no dates; a fixed one keeps lists stable

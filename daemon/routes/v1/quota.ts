@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Core } from '../../../core/index.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from '../../../core/kernel/errors.ts';
 import { usageByDayAndModel } from '../../../core/usage/repo.ts';
 import type { AppEnv } from '../../types.ts';
 

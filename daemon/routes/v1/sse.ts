@@ -1,4 +1,4 @@
-import type { Logger } from '../../../core/log.ts';
+import type { Logger } from '../../../core/kernel/log.ts';
 import { UpstreamError } from '../../../core/providers/types.ts';
 import { toAppError } from '../../middleware/errors.ts';
 

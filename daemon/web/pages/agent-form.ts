@@ -3,7 +3,7 @@ import type { Agent } from '../../../core/agents/types.ts';
 import type { ToolInput } from '../../../core/agents/validate.ts';
 import type { ProviderAccount } from '../../../core/provider-accounts/types.ts';
 import { toolRegistry } from '../../../core/tools/registry.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from '../../../core/kernel/errors.ts';
 import type { Errors, Fields, Form } from '../form.ts';
 import { html, nothing, type Html } from '../html.ts';
 

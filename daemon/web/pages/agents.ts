@@ -5,7 +5,7 @@ import type { Agent } from '../../../core/agents/types.ts';
 import { listMembers } from '../../../core/accounts/members.ts';
 import { listAccounts } from '../../../core/provider-accounts/service.ts';
 import { startQueuedRun } from '../../../core/runs/service.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from '../../../core/kernel/errors.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors } from '../form.ts';
 import { badge, cut, facts, html, nothing, table, time } from '../html.ts';

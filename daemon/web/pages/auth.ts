@@ -4,7 +4,7 @@ import { login } from '../../../core/accounts/login.ts';
 import { register } from '../../../core/accounts/register.ts';
 import { createSession, endSession, setActiveWorkspace } from '../../../core/accounts/sessions.ts';
 import { membership } from '../../../core/accounts/workspaces.ts';
-import { AppError, badRequest, forbidden } from '../../../core/errors.ts';
+import { AppError, badRequest, forbidden } from '../../../core/kernel/errors.ts';
 import { clientAddress } from '../../client-address.ts';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../middleware/session.ts';
 import { invitingWorkspace } from '../../routes/account.ts';

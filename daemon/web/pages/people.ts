@@ -3,7 +3,7 @@ import { changeRole, listMembers, removeMember } from '../../../core/accounts/me
 import { ROLES, isRole, type Role } from '../../../core/accounts/roles.ts';
 import { createInvitation, listInvitations, resendInvitation, revokeInvitation, type Actor } from '../../../core/invitations/service.ts';
 import type { IssuedInvitation } from '../../../core/invitations/types.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from '../../../core/kernel/errors.ts';
 import { startDelivery } from '../../routes/invitations.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors } from '../form.ts';

@@ -4,7 +4,7 @@ import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount }
 import { testConnection, type ConnectionTest } from '../../../core/provider-accounts/test-connection.ts';
 import { PROVIDERS } from '../../../core/providers/registry.ts';
 import { PROVIDER_IDS } from '../../../core/providers/types.ts';
-import { notFound } from '../../../core/errors.ts';
+import { notFound } from '../../../core/kernel/errors.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors, type Form } from '../form.ts';
 import { badge, facts, html, nothing, table, time, type Html } from '../html.ts';

@@ -1,6 +1,6 @@
 // Behind `svc user reset-password`'s one-time link.
 import { resetPassword } from '../../../core/accounts/password-reset.ts';
-import { AppError } from '../../../core/errors.ts';
+import { AppError } from '../../../core/kernel/errors.ts';
 import type { Session, WebContext } from '../context.ts';
 import { errorsOf, Fields, form, formToken, redirectWith, type Errors } from '../form.ts';
 import { html } from '../html.ts';

@@ -4,7 +4,7 @@ import { decideApproval } from '../../../core/runs/approvals.ts';
 import { executeRun } from '../../../core/runs/executor.ts';
 import { runWithAgentName } from '../../../core/runs/repo/runs.ts';
 import { listRunsPage, loadRun } from '../../../core/runs/read.ts';
-import { badRequest, notFound } from '../../../core/errors.ts';
+import { badRequest, notFound } from '../../../core/kernel/errors.ts';
 import type { Core } from '../../../core/index.ts';
 import type { Services } from '../../../core/services.ts';
 import { pageState, type Session } from '../context.ts';

@@ -3,7 +3,7 @@ import { atLeast } from '../../../core/accounts/roles.ts';
 import { listMembers } from '../../../core/accounts/members.ts';
 import { getCredential, issueCredential, listCredentials, revokeCredential } from '../../../core/credentials/service.ts';
 import { ADMIN_SCOPES, type CredentialKind, type CredentialView } from '../../../core/credentials/types.ts';
-import { AppError, badRequest, notFound } from '../../../core/errors.ts';
+import { AppError, badRequest, notFound } from '../../../core/kernel/errors.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { button, errorsOf, Fields, form, redirectWith, type Errors, type Form } from '../form.ts';
 import { badge, html, nothing, secretPanel, table, time } from '../html.ts';

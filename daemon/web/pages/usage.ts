@@ -1,7 +1,7 @@
 // 30 days of gateway usage (the workspace's for admins), and quotas.
 import { LIMIT_NAMES, type Limits } from '../../../core/quota/limits.ts';
 import { usageByDayAndModel } from '../../../core/usage/repo.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { badRequest } from '../../../core/kernel/errors.ts';
 import { barChart, columnChart } from '../chart.ts';
 import { may, type Session, type WebContext } from '../context.ts';
 import { errorsOf, Fields, form, redirectWith, type Errors } from '../form.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, test } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig, resolveSecrets } from '../../../core/config/index.ts';
+import { loadConfig, resolveSecrets } from '../../../core/kernel/config/index.ts';
 import { MAINTENANCE_KINDS } from '../../../core/scheduler/maintenance.ts';
 import { migrate, openDb } from '../../../core/store/index.ts';
 

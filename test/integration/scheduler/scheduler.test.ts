@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { newId } from '../../../core/ids.ts';
-import { createLogger } from '../../../core/log.ts';
+import { newId } from '../../../core/kernel/ids.ts';
+import { createLogger } from '../../../core/kernel/log.ts';
 import { insertNewRun, prepareRun } from '../../../core/runs/start.ts';
 import { createScheduler } from '../../../core/scheduler/index.ts';
 import { AlwaysLeader } from '../../../core/scheduler/leader.ts';

@@ -6,4 +6,4 @@ declare const __SVC_VERSION__: string | undefined;
 export const VERSION: string =
   typeof __SVC_VERSION__ === 'string'
     ? __SVC_VERSION__
-    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    : (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

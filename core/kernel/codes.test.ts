@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
-import { ERROR_CODES, type CodeSpec } from './error-codes.ts';
+import { ERROR_CODES, type CodeSpec } from './codes.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type CodeSpec, type CodeWithStatus, type ErrorCode, type ErrorKind } from './error-codes.ts';
+import { ERROR_CODES, type CodeSpec, type CodeWithStatus, type ErrorCode, type ErrorKind } from './codes.ts';
 
 /**
  * The one error type of the service. Every failure that reaches a client is an AppError with a
