@@ -67,6 +67,11 @@ export async function run() {
     const fakeStream = await withCpu(fake.child.pid, () => load(direct.origin, direct.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(direct, true) }));
     if (pin) taskset(['-a', '-p', '-c', CLIENT_CORE, String(fake.child.pid)]);
     const gwStream = await withCpu(svc.child.pid, () => load(gw.origin, gw.path, { connections: CONNECTIONS, seconds: SECONDS, ...post(gw, true) }));
+    // Embeddings take the Hono path (no fast lane): its per-request cost, body limit included.
+    const gwEmb = await withCpu(svc.child.pid, () => load(gw.origin, EMBEDDINGS, { connections: CONNECTIONS, seconds: SECONDS, ...embed(gw) }));
+    if (pin) taskset(['-a', '-p', '-c', GATEWAY_CORE, String(fake.child.pid)]);
+    const fakeEmb = await withCpu(fake.child.pid, () => load(direct.origin, '/v1/embeddings', { connections: CONNECTIONS, seconds: SECONDS, ...embed(direct) }));
+    if (pin) taskset(['-a', '-p', '-c', CLIENT_CORE, String(fake.child.pid)]);
     // Paced streams: svc's CPU per event forwarded, against the paced fake's own CPU per event sent.
     const gwPaced = { ...gw, model: 'paced/bench-model' };
     const directPaced = { ...direct, origin: paced.origin };
@@ -93,6 +98,8 @@ export async function run() {
       row(`gateway peak RSS under that load (MB)`, rss.peak, undefined, '≤ 200 MB', rss.peak <= 200, note()),
       row(`streamed chat CPU per request, ${CONNECTIONS} conns (µs; baseline: the fake's own)`, gwStream.cpuUs, fakeStream.cpuUs, '', undefined,
         note([`${Math.round(gwStream.rps)} req/s`, gwStream.errors || fakeStream.errors ? `${gwStream.errors}/${fakeStream.errors} errors` : ''].filter(Boolean).join('; '))),
+      row(`embeddings (Hono path) CPU per request, ${CONNECTIONS} conns (µs; baseline: the fake's own)`, gwEmb.cpuUs, fakeEmb.cpuUs, '', undefined,
+        note([`${Math.round(gwEmb.rps)} req/s`, gwEmb.errors || fakeEmb.errors ? `${gwEmb.errors}/${fakeEmb.errors} errors` : ''].filter(Boolean).join('; '))),
       row(`paced streams (events 1 ms apart), ${CONNECTIONS} conns: CPU per event (µs; baseline: the fake's own)`, svcPaced.cpuUs / events, fakePaced.cpuUs / events, '', undefined,
         note(`${events} events per stream; ${Math.round(svcPaced.rps * events)} events/s`)),
     ];
@@ -139,6 +146,9 @@ async function eventsPerStream(t) {
 function row(metric, value, baseline, target, ok, note) {
   return { metric, value, ...(baseline === undefined ? {} : { baseline }), ...(target ? { target } : {}), ...(ok === undefined ? {} : { ok }), ...(note ? { note } : {}) };
 }
+
+const EMBEDDINGS = '/api/v1/embeddings';
+const embed = (t) => ({ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` }, body: JSON.stringify({ model: t.model, input: 'Say hello in one short sentence.' }) });
 
 const chatBody = (model, stream) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], ...(stream ? { stream: true } : {}) });
 
