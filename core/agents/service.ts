@@ -20,7 +20,7 @@ export { shareAgent, unshareAgent, sharesOf, type ShareTarget, type Shares } fro
 export interface AgentDeps {
   db: Db;
   clock: Clock;
-  /** Provider accounts of the workspace (a draft may only name one of them). */
+  /** A draft may name only these. */
   accounts: ProviderAccountDeps;
 }
 
@@ -37,7 +37,7 @@ export type AgentPatch = Partial<AgentInput>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-// What every reader gets: credential headers of tools as previews only (tool-secrets.ts).
+// Readers see credential headers as previews only.
 const shown = <T extends Agent | AgentVersion>(a: T): T => ({ ...a, tools: maskToolSecrets(a.tools) });
 
 export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput): Promise<Agent> {
@@ -59,10 +59,7 @@ export async function createAgent(deps: AgentDeps, c: Caller, input: AgentInput)
 
 export const getAgent = async (deps: AgentDeps, c: Caller, id: string): Promise<Agent> => shown(await visibleAgent(deps.db, c, id));
 
-/**
- * The agents the caller sees in the active workspace, oldest first. `all` (admins and owners only,
- * else ignored) lists every agent of the workspace, including private drafts of other members.
- */
+/** `all` (admin+, else ignored) includes others' private drafts. */
 export async function listAgents(deps: AgentDeps, c: Caller, opts: { all?: boolean } = {}): Promise<Agent[]> {
   const rows = opts.all && seesAll(c) ? await repo.workspaceAgents(deps.db, c.workspaceId) : await repo.agentsVisibleTo(deps.db, c.workspaceId, c.userId);
   return rows.map((r) => shown(toAgent(r)));
@@ -73,8 +70,7 @@ export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch:
   const a = await managedAgent(deps.db, c, id);
   const pa = patch.providerAccountId === undefined ? a.providerAccountId : patch.providerAccountId;
   const model = patch.model === undefined ? a.model : patch.model;
-  // a.tools is the stored (sealed) form; new tools are validated in the clear, then sealed.
-  // (Sealing a.tools again is a no-op, except for values an older svc stored in the clear.)
+  // Validated in the clear, then sealed; resealing sealed tools is a no-op.
   const tools = sealToolSecrets(deps.accounts.vault, id, patch.tools === undefined ? a.tools : validateTools(keepMaskedSecrets(deps.accounts.vault, id, patch.tools, a.tools)));
   const settings = patch.settings === undefined ? a.settings : validateSettings(patch.settings);
   if (patch.providerAccountId !== undefined || patch.model !== undefined) await checkDraftTarget(deps.accounts, c.workspaceId, pa, model);
@@ -86,20 +82,14 @@ export async function updateAgent(deps: AgentDeps, c: Caller, id: string, patch:
   return shown(await visibleAgent(deps.db, c, id));
 }
 
-/** Soft delete: runs and versions stay for the record; the agent stops being listed or runnable. */
+/** Soft: runs and versions stay for the record. */
 export async function deleteAgent(deps: AgentDeps, c: Caller, id: string): Promise<void> {
   await managedAgent(deps.db, c, id);
   if (!(await repo.softDeleteAgent(deps.db, id, iso(deps.clock.now())))) throw notFound('Agent');
 }
 
-/**
- * Freezes the draft as version N+1. The counter is bumped first (`UPDATE … RETURNING` takes the
- * row's write lock), then the draft is copied in the same transaction, so concurrent publishes get
- * N+1 and N+2 and each snapshot is the draft as it stood under the lock. The primary key
- * (agent_id, version) is the backstop: a collision retries, and after three a 409.
- *
- * `check` vets the draft first (the route passes the provider-account/model check).
- */
+/** Bumps the counter first to take the row lock, so concurrent publishes get N+1, N+2;
+ * the primary key backs it up (409 after three tries). */
 export async function publishAgent(deps: AgentDeps, c: Caller, id: string, check?: (draft: Agent) => Promise<void>): Promise<AgentVersion> {
   const draft = await managedAgent(deps.db, c, id);
   await check?.(draft);
@@ -133,11 +123,7 @@ export async function getVersion(deps: AgentDeps, c: Caller, id: string, version
   return shown(toVersion(row));
 }
 
-/**
- * Seals credential headers stored in the clear by a version of svc that did not seal them (agents
- * and published versions alike). Idempotent; a row edited meanwhile is left to its editor (the
- * UPDATE matches the text it read). Returns how many rows it sealed.
- */
+/** Seals headers older svc stored in the clear; a row edited meanwhile is left alone. */
 export async function sealStoredToolSecrets(db: Db, vault: Vault): Promise<number> {
   let n = 0;
   for (const a of await repo.agentToolsWithHeaders(db)) {

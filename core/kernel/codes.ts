@@ -1,12 +1,9 @@
-/**
- * Every error code the service answers with, and its HTTP status. AppError takes its status (and
- * default kind and OpenAI `type`) from here, so an unknown code does not compile.
- */
+/** Every error code and its status; AppError reads them here, so an unknown code does not compile. */
 export type ErrorKind = 'user' | 'operational' | 'unexpected';
 
 export interface CodeSpec {
   status: number;
-  /** Other statuses the same code is answered with (AppError's `status` option picks one). */
+  /** Other statuses this code may take (AppError's `status` picks). */
   also?: readonly number[] | 'any 4xx';
   kind?: ErrorKind;
   /** OpenAI error `type` on /api/v1; when absent it follows the status. */
@@ -106,7 +103,7 @@ export const ERROR_CODES = {
   store_unavailable: { status: 503 },
   catalogue_unavailable: { status: 502, type: 'server_error' },
 
-  // An upstream provider failed (core/providers/errors.ts). Its own 4xx codes are relayed as-is.
+  // An upstream failed; its own 4xx codes are relayed as-is.
   upstream_error: { status: 502, also: 'any 4xx', type: 'server_error' }, // a 4xx without a code
   upstream_auth_failed: { status: 502, type: 'server_error' },
   upstream_unavailable: { status: 502, type: 'server_error' },
@@ -119,5 +116,5 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The codes the catalogue answers with `status` (for helpers such as badRequest). */
+/** The codes whose status is `S`, for helpers such as badRequest. */
 export type CodeWithStatus<S extends number> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never }[ErrorCode];

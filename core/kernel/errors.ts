@@ -1,11 +1,7 @@
 import { ERROR_CODES, type CodeSpec, type CodeWithStatus, type ErrorCode, type ErrorKind } from './codes.ts';
 
-/**
- * The one error type of the service. Every failure that reaches a client is an AppError with a
- * stable `code`; the daemon maps it to the body shape of the surface (/api or /api/v1).
- * `kind` separates the caller's mistake (user) from the environment failing (operational) and
- * from bugs (unexpected), so logs and metrics can tell them apart.
- */
+/** Every client-facing failure is an AppError with a stable `code`; `kind` tells
+ * the caller's mistakes, the environment's failures and bugs apart in logs. */
 export interface AppErrorOptions {
   field?: string;
   kind?: ErrorKind;
@@ -14,10 +10,9 @@ export interface AppErrorOptions {
   headers?: Record<string, string>;
   /** OpenAI error `type` for /api/v1 (defaults from the catalogue, then from status). */
   type?: string;
-  /** Leave the request id out of the body, so every occurrence of this error is byte-identical
-   * (the invitation 403 must not let a caller tell its five causes apart). The header keeps it. */
+  /** No request id in the body, so the invitation 403's five causes look identical. */
   uniformBody?: boolean;
-  /** Only for a code the catalogue also answers with another status (its `also`). */
+  /** One of the code's `also` statuses. */
   status?: number;
 }
 
@@ -44,7 +39,7 @@ export class AppError extends Error {
     this.uniformBody = opts.uniformBody ?? false;
   }
 
-  /** An upstream provider's error, its status and code passed on unchanged (not in the catalogue). */
+  /** An upstream's error, status and code passed on unchanged. */
   static relay(status: number, code: string, message: string, opts: AppErrorOptions & { type: string; kind: ErrorKind }): AppError {
     const e = new AppError('upstream_error', message, { ...opts, status });
     (e as { code: string }).code = code;

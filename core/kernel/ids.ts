@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
-// Random bytes are drawn from the CSPRNG in 4 KiB blocks and each byte is handed out once (as
-// Node's own randomUUID does): one randomBytes(40) per id cost a few µs of RNG entry overhead
-// on every hot path that makes ids (a run start makes two or three).
+// CSPRNG bytes in 4 KiB blocks, each used once, as randomUUID does (docs/performance.md).
 const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let at = 0;
 
-/** `n` fresh random bytes (n ≤ 4096); valid until the next call (copy them to keep them). */
+/** `n` ≤ 4096 fresh random bytes, valid until the next call. */
 export function randomPoolBytes(n: number): Buffer {
   if (at + n > pool.length) {
     pool = randomBytes(POOL_BYTES);
@@ -33,18 +31,13 @@ function randomChars(out: string, count: number): string {
   return out;
 }
 
-/** Prefixed random identifier (`usr_`, `ws_`, `run_`, …): 20 base-36 characters ≈ 103 bits. */
+/** `prefix` plus 20 base-36 characters (≈ 103 bits). */
 export function newId(prefix: string): string {
   return randomChars(prefix + '_', 20);
 }
 
-/**
- * Prefixed identifier that sorts by creation time: 9 base-36 characters of the millisecond clock,
- * then 11 random ones (≈ 57 bits; unique per millisecond beyond any practical doubt). Same shape
- * as newId. For rows written at a high rate whose id is a primary key that child tables index
- * too (runs → run_steps, run_events): new keys land at the end of the B-trees, on pages already
- * in the cache, instead of on a random page each.
- */
+/** Like newId but time-sorted (9 clock + 11 random characters), so hot tables'
+ * new keys land at the B-tree's cached end, not on random pages. */
 export function newTimeId(prefix: string, nowMs: number): string {
   return randomChars(`${prefix}_${Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0').slice(-9)}`, 11);
 }

@@ -1,14 +1,7 @@
 import { AppError } from './errors.ts';
 
-/**
- * Input rules every surface applies before anything reads a value (issue 12):
- * - No NUL (U+0000) in any text: PostgreSQL cannot store it in a text column (it failed the
- *   statement, a 500), and SQLite would keep what PostgreSQL refuses, so both stores refuse it the
- *   same way, with a 400 naming where it was.
- * - JSON nested at most MAX_JSON_DEPTH levels. JSON.parse takes any depth, but JSON.stringify
- *   and every recursive reader after it overflow the stack a few thousand levels down (a 500).
- *   100 leaves room for deep JSON Schemas in tools and response formats and stays far below that.
- */
+/** No NUL (PostgreSQL cannot store it) and bounded nesting (recursive readers overflow);
+ * the rules and their reasons are in docs/limits.md. */
 export const MAX_JSON_DEPTH = 100;
 
 export const nulRefused = (where: string, field?: string) =>
@@ -17,12 +10,7 @@ export const nulRefused = (where: string, field?: string) =>
 export const tooDeep = (what: string) =>
   new AppError('json_too_deep', `${what} is nested more than ${MAX_JSON_DEPTH} levels deep.`);
 
-/**
- * Checks a value JSON.parse returned (`text` is what it parsed): throws json_too_deep past the
- * depth limit, nul_not_allowed (naming the field) for a NUL in any key or string. Cheap on the hot
- * path: one walk over the containers, and the strings are only searched when the text holds the
- * escape `\u0000` at all (a raw NUL is not valid JSON).
- */
+/** Throws json_too_deep or nul_not_allowed; strings are searched only if `text` has `\u0000`. */
 export function checkJsonValue(value: unknown, text: string, what = 'The request body'): void {
   if (typeof value === 'object' && value !== null && !withinDepth(value, 1)) throw tooDeep(what);
   if (text.includes('\\u0000')) {
@@ -47,7 +35,7 @@ function withinDepth(v: object, depth: number): boolean {
   return true;
 }
 
-/** The key path of the first NUL (in a key or a string), or undefined. Depth is already bounded. */
+/** Key path of the first NUL; depth is already bounded. */
 function nulPath(v: unknown, at: string[]): string[] | undefined {
   if (typeof v === 'string') return v.includes('\0') ? at : undefined;
   if (typeof v !== 'object' || v === null) return undefined;

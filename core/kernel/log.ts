@@ -1,10 +1,6 @@
 import { writeSync } from 'node:fs';
 
-/**
- * Structured JSON log lines on stdout, one object per line. Small on purpose: the hot path pays for
- * one JSON.stringify per line and nothing when the level is off. Callers must never pass a
- * credential; paths that carry one are redacted by the daemon before they get here.
- */
+/** JSON lines on stdout: one stringify per line, nothing when off. Never pass a credential. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -18,11 +14,7 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-/**
- * Stdout, batched: lines gathered during one turn of the event loop go out in one write. A write
- * per line (a syscall each) cost a fifth of the CPU of a fast request. Flushed synchronously at exit
- * so the last lines before a crash or a shutdown are not lost.
- */
+/** One write per event-loop turn (docs/performance.md); flushed synchronously at exit. */
 function stdoutSink(): LogSink {
   let buf: string[] = [];
   let scheduled = false;
@@ -58,8 +50,7 @@ export function createLogger(level: LogLevel = 'info', sink: LogSink = (sharedSt
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < threshold) return;
     const line = { time: new Date().toISOString(), level: lvl, msg, ...base, ...fields };
-    // A replacer function takes JSON.stringify off V8's fast path for every key; only a line with
-    // an object-valued field (an Error, possibly nested) needs it. Access lines have none.
+    // A replacer slows every key; only lines with an object field (an Error) need it.
     sink(JSON.stringify(line, hasObject(fields) || hasObject(base) ? errorReplacer : undefined) + '\n');
   };
   return {

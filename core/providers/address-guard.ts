@@ -4,27 +4,18 @@ import { isIP } from 'node:net';
 import { hostMatches, normalizeHost, pinnedLookup, systemResolver, type ResolvedAddress, type Resolver } from '../tools/http-guard.ts';
 import { classifyAddress, parseCidr, type AddressClass } from '../tools/net-address.ts';
 
-/**
- * The SSRF guard of provider base URLs. Any admin of any workspace (in open mode: anyone) can point
- * an account at a URL, and the gateway then calls it from the host: without this guard that reaches
- * loopback services, the LAN and the cloud metadata endpoint. The rule is the http_request tool's
- * (net-address.ts): only globally reachable addresses, checked on every new connection after DNS
- * (the socket connects to exactly the vetted addresses). The operator's own LOCAL_LLM_BASE_URL is
- * exempt, and SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS names LAN model servers that may be private.
- */
+/** SSRF guard: any workspace admin sets a baseUrl, so only public addresses,
+ * vetted after DNS on every connection (docs/providers.md). */
 
-/** Error code of a connection the guard refused (errors.ts maps it to `upstream_address_refused`). */
+/** Becomes `upstream_address_refused` in errors.ts. */
 export const ADDRESS_REFUSED = 'SVC_ADDRESS_REFUSED';
 
 export interface AddressPolicy {
-  /** Why connecting `hostname` at `address` is refused, or undefined when it is allowed. */
+  /** Why the address is refused; undefined when allowed. */
   refusal(hostname: string, address: string): AddressClass | undefined;
 }
 
-/**
- * From the allowlist's entries: IP addresses and CIDRs admit the addresses they cover (whatever
- * name led there); host names (`llm.lan`, `*.lan`) admit whatever their name resolves to.
- */
+/** IPs and CIDRs admit addresses under any name; host names admit what they resolve to. */
 export function addressPolicy(allowedPrivate: readonly string[]): AddressPolicy {
   const cidrs: ((ip: string) => boolean)[] = [];
   const names: string[] = [];
@@ -54,14 +45,13 @@ export class AddressRefused extends Error {
   }
 }
 
-/** Every address `hostname` has (the literal itself for an IP), refused if any one is. */
+/** All of `hostname`'s addresses; one refused refuses all. */
 export async function vetHost(policy: AddressPolicy, hostname: string, resolve: Resolver = systemResolver): Promise<ResolvedAddress[]> {
   const host = normalizeHost(hostname);
   const family = isIP(host);
   const addresses: ResolvedAddress[] = family !== 0 ? [{ address: host, family: family as 4 | 6 }] : await resolve(host);
   if (addresses.length === 0) throw Object.assign(new Error(`${host} has no addresses`), { code: 'ENOTFOUND' });
-  // One refused address refuses the host: a rebinding server could hand out a mix and win
-  // whenever the connect order favours the bad one.
+  // A rebinding server could hand out a mix and win on connect order.
   for (const a of addresses) {
     const cls = policy.refusal(host, a.address);
     if (cls !== undefined) throw new AddressRefused(host, cls);
@@ -69,7 +59,7 @@ export async function vetHost(policy: AddressPolicy, hostname: string, resolve: 
   return addresses;
 }
 
-/** A `lookup` for net/tls connect that resolves, vets, and answers with the vetted addresses only. */
+/** A connect `lookup` answering only vetted addresses. */
 export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
     vetHost(policy, hostname, resolve).then(
@@ -79,10 +69,7 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver = systemR
   };
 }
 
-/**
- * Wraps an undici connector: an IP-literal origin is checked here (net.connect skips `lookup` for
- * IP literals), a name through `lookup` (guardedLookup, given to the connector when it was built).
- */
+/** IP literals are checked here: net.connect skips `lookup` for them. */
 export function guardedConnect(policy: AddressPolicy, connect: buildConnector.connector): buildConnector.connector {
   return (opts, cb) => {
     const host = normalizeHost(opts.hostname);

@@ -1,10 +1,6 @@
 import type { EmbeddingsResponse } from '../wire/openai.ts';
 
-/**
- * OpenAI's base64 embedding encoding: the vector's float32 values, little-endian, base64. The
- * OpenAI SDK asks for base64 by default and decodes it; upstreams that only send floats get their
- * vectors encoded here, so the caller receives what it asked for either way.
- */
+/** float32 little-endian base64, the OpenAI SDK's default, for upstreams that send floats only. */
 export function toBase64Embeddings(r: EmbeddingsResponse): EmbeddingsResponse {
   if (r.data.every((d) => typeof d.embedding === 'string')) return r;
   return { ...r, data: r.data.map((d) => (Array.isArray(d.embedding) ? { ...d, embedding: encodeFloat32(d.embedding) } : d)) };

@@ -15,18 +15,16 @@ import type { Resolver } from '../tools/http-guard.ts';
 import { UpstreamError, type ChatResult, type ProviderEngine, type ProviderId, type Target } from './types.ts';
 
 export interface EngineOptions {
-  /** Wait for the upstream's response headers (first byte). Default 600 s: long reasoning calls
-   * send nothing until they are done. */
+  /** Default 600 s: reasoning calls send nothing until done. */
   headersTimeoutMs?: number;
   /** Longest silence between body chunks. Default 600 s. */
   bodyTimeoutMs?: number;
   /** Max sockets per upstream origin (default unbounded). */
   connections?: number;
   keepAliveTimeoutMs?: number;
-  /** SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: hosts, IPs and CIDRs that may be non-public. Every
-   * other account must resolve to public addresses only (address-guard.ts). */
+  /** SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS (address-guard.ts). */
   allowedPrivateHosts?: readonly string[];
-  /** DNS for the address guard (tests play DNS); default: the system resolver. */
+  /** DNS for the address guard; tests fake it. */
   resolve?: Resolver;
 }
 
@@ -37,10 +35,7 @@ interface Endpoint {
 
 type Body = UpstreamBody;
 
-/**
- * The provider engine: one undici pool per upstream origin, the two wire protocols' transforms,
- * errors normalised to OpenAI's shape (errors.ts). It never retries — see withSafeRetry.
- */
+/** Pools, the two wire protocols and OpenAI-shaped errors; retries are withSafeRetry's. */
 export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
   const pools = new Pools({
     connections: opts.connections,
@@ -103,7 +98,7 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
     } catch (e) {
       throw transportError(t.provider, e, signal);
     } finally {
-      // Left early (the client went away): destroying the body closes the upstream connection.
+      // The client left: closing the upstream connection too.
       if (!body.readableEnded) body.destroy();
     }
   }
@@ -133,7 +128,7 @@ export function createProviderEngine(opts: EngineOptions = {}): ProviderEngine {
       }
       const upstream = toOpenAiRequest(PROVIDERS[t.provider].quirks, req, true);
       const body = await send(t, 'POST', '/chat/completions', openAiHeaders(t.apiKey, true), JSON.stringify(upstream), signal);
-      // The body straight into the chunk stream (no `decoded` layer: this is the hot path).
+      // No `decoded` layer: this is the hot path.
       return openAiChunks(t.provider, body, (e) => transportError(t.provider, e, signal));
     },
 

@@ -4,23 +4,8 @@ import { ADDRESS_REFUSED, AddressRefused } from './address-guard.ts';
 import { sanitizeUpstreamText } from './redact.ts';
 import { UpstreamError, type ProviderId } from './types.ts';
 
-/**
- * Every upstream failure becomes an UpstreamError in OpenAI's error shape. Status policy:
- * - 4xx from the upstream keep their status and body (the caller's request was at fault), except
- *   401/403: those mean the *provider account's* key is wrong, not the member's, so they become
- *   502 `upstream_auth_failed` (an SDK must not read them as "your gateway key is bad").
- * - 429 keeps its status; `retry-after-ms` / `retry-after` are parsed into retryAfterMs. noWork.
- * - 5xx (and Anthropic's 529 overloaded) become 502 type `server_error`, code `upstream_error`,
- *   the upstream status and message kept in the message. Not noWork: the call may have run —
- *   except a 503 with Retry-After (the server refused the work for now), which is noWork.
- * - Connection refused / DNS failure / connect timeout: 502 `upstream_unavailable`, noWork.
- * - Timeout waiting for headers or body: 504 `upstream_timeout`, not noWork.
- * - Connection reset or closed after the request went out: 502 `upstream_connection_reset`.
- * - Aborted through the caller's signal: 499 `client_closed_request` (nobody is left to read it).
- * - Refused by the address guard (a non-public address): 502 `upstream_address_refused`, noWork.
- * An upstream's body is never passed on: only the message of a JSON error body, sanitised
- * (redact.ts: secrets cut, one line, capped); code/param/type only when they look like identifiers.
- */
+/** Upstream failures in OpenAI's shape; the status table is in docs/providers.md. 401/403
+ * become 502: the account's key is bad, not the member's. Bodies are never passed on. */
 
 const NO_WORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
@@ -29,7 +14,7 @@ export function errorBody(message: string, type: string, code: string | null, pa
   return { error: { message, type, param, code } };
 }
 
-/** One of our own failure codes, with the status and type the catalogue gives it. */
+/** Our own code, status and type from the catalogue. */
 export function upstreamFailure(code: ErrorCode, message: string, opts: { noWork: boolean; retryAfterMs?: number; cause?: unknown }, param: string | null = null): UpstreamError {
   const spec: CodeSpec = ERROR_CODES[code];
   return new UpstreamError(spec.status, errorBody(message, spec.type ?? 'server_error', code, param), opts);
@@ -47,13 +32,13 @@ const ANTHROPIC_TYPES: Record<string, string> = {
   overloaded_error: 'server_error',
 };
 
-/** Reads an error body in either OpenAI's or Anthropic's shape (or neither: nothing of it is kept). */
+/** OpenAI's or Anthropic's shape; anything else keeps nothing. */
 export function parseErrorBody(text: string): { message?: string; type?: string; code?: string | null; param?: string | null } {
   let j: unknown;
   try {
     j = JSON.parse(text);
   } catch {
-    // Not an error document: an HTML page, a proxy's text, or whatever a wrong base URL answered.
+    // An HTML page or whatever a wrong base URL answered.
     return {};
   }
   // Some OpenAI-compatible servers wrap the error in an array.
@@ -76,12 +61,12 @@ export function parseErrorBody(text: string): { message?: string; type?: string;
   return {};
 }
 
-/** An error code, type or param is passed on only when it looks like one (`messages[0].content`). */
+/** Passed on only when identifier-shaped. */
 const ident = (v: unknown) => (typeof v === 'string' && /^[A-Za-z0-9_.:[\]-]{1,100}$/.test(v) ? v : undefined);
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-/** Milliseconds from `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date). */
+/** `retry-after-ms`, or `retry-after` in seconds or as a date. */
 export function parseRetryAfter(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
   const ms = first(headers['retry-after-ms']);
   if (ms !== undefined && ms !== '' && Number.isFinite(Number(ms))) return Math.max(0, Math.round(Number(ms)));
@@ -94,10 +79,7 @@ export function parseRetryAfter(headers: Record<string, string | string[] | unde
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/**
- * An upstream answered with a non-2xx status. `secrets` (the account's key) are cut from anything
- * the upstream says, as are credential-shaped tokens.
- */
+/** A non-2xx answer; `secrets` are cut from whatever the upstream says. */
 export function httpError(
   provider: ProviderId,
   status: number,
@@ -118,7 +100,7 @@ export function httpError(
   }
   if (status >= 500 || status < 400) {
     const message = `The ${provider} upstream failed (${status}): ${upstreamMsg}`;
-    // 503 with Retry-After is the server saying "not now" before taking the work: retryable.
+    // "Not now" before taking the work: retryable.
     const retryAfterMs = status === 503 ? parseRetryAfter(headers) : undefined;
     if (retryAfterMs !== undefined) return upstreamFailure('upstream_error', message, { noWork: true, retryAfterMs });
     return upstreamFailure('upstream_error', message, { noWork: false });
@@ -131,7 +113,7 @@ function codeOf(e: unknown): string | undefined {
   if (!e || typeof e !== 'object') return undefined;
   const o = e as { code?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof o.code === 'string') return o.code;
-  // Happy-eyeballs connects fail with an AggregateError whose members carry the code.
+  // Happy-eyeballs failures are AggregateErrors.
   if (Array.isArray(o.errors)) for (const x of o.errors) { const c = codeOf(x); if (c) return c; }
   return o.cause ? codeOf(o.cause) : undefined;
 }
@@ -173,7 +155,7 @@ export function badResponse(provider: ProviderId, what: string): UpstreamError {
   return upstreamFailure('upstream_bad_response', `The ${provider} upstream sent ${what}.`, { noWork: false });
 }
 
-/** An error reported inside a stream after it began (OpenRouter `data: {"error":…}`, Anthropic `event: error`). */
+/** An error event inside a stream that already began. */
 export function streamError(provider: ProviderId, payload: unknown, secrets: readonly (string | undefined)[] = []): UpstreamError {
   const p = parseErrorBody(JSON.stringify(payload));
   const said = p.message === undefined ? '' : sanitizeUpstreamText(p.message, secrets);

@@ -1,31 +1,23 @@
 import { PROVIDER_IDS, type ProviderId } from './types.ts';
 
-/**
- * The one list of providers, as data. Adapters are two wire protocols (OpenAI chat completions and
- * Anthropic Messages) over one engine; everything that differs between the OpenAI-speaking
- * providers is a quirk below, not code.
- *
- * Quirks are what we know each upstream rejects or names differently. Where an upstream is known to
- * ignore unknown fields we pass them through (a field we strip is a feature the caller loses).
- */
+/** Providers as data: differences are quirks, not code. Fields are stripped only where
+ * an upstream rejects them, since a stripped field is a feature lost. */
 export type WireProtocol = 'openai' | 'anthropic';
 
 export interface ProviderQuirks {
-  /** Accepts `stream_options: {include_usage: true}`. Upstreams that do not still send usage on
-   * their last chunk; the engine normalises that into the usage chunk. */
+  /** Accepts `stream_options`; others send usage on their last chunk. */
   streamOptions: boolean;
-  /** Accepts `reasoning_effort`; otherwise it is dropped (the call still succeeds). */
+  /** Accepts `reasoning_effort`; otherwise it is dropped. */
   reasoningEffort: boolean;
-  /** Which output-limit field the upstream understands; the other one is renamed to it. */
+  /** The output-limit field it knows; the other is renamed. */
   maxTokensField: 'max_completion_tokens' | 'max_tokens';
   /** Request fields renamed on the way out (e.g. Mistral's `random_seed`). */
   rename?: Readonly<Record<string, string>>;
-  /** Request fields the upstream rejects (strict schemas answer 422 on unknown fields). */
+  /** Fields it rejects (strict schemas answer 422). */
   drop?: readonly string[];
-  /** Returns `encoding_format: "base64"` embeddings itself; otherwise the engine asks for floats
-   * and encodes them, so a base64 caller (the OpenAI SDK's default) still gets base64. */
+  /** Sends base64 embeddings itself; otherwise the engine encodes floats. */
   base64Embeddings?: boolean;
-  /** Prefix on the ids its /models returns that its chat endpoint does not want. */
+  /** On /models ids, unwanted by its chat endpoint. */
   modelIdPrefix?: string;
 }
 
@@ -50,7 +42,7 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderSpec>> = {
   anthropic: {
     id: 'anthropic', label: 'Anthropic', defaultBaseUrl: 'https://api.anthropic.com/v1', protocol: 'anthropic',
     embeddings: false, keyRequired: true,
-    // Translated by core/providers/anthropic; the flags describe what that translation carries.
+    // The flags describe core/providers/anthropic's translation.
     quirks: { streamOptions: false, reasoningEffort: true, maxTokensField: 'max_tokens' },
   },
   gemini: {
@@ -71,8 +63,7 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderSpec>> = {
   mistral: {
     id: 'mistral', label: 'Mistral', defaultBaseUrl: 'https://api.mistral.ai/v1', protocol: 'openai',
     embeddings: true, keyRequired: true,
-    // Mistral validates strictly (422 on unknown fields), names the seed `random_seed`, and always
-    // reports usage on its last stream chunk.
+    // Strict (422 on unknown fields); usage on its last chunk.
     quirks: {
       streamOptions: false, reasoningEffort: false, maxTokensField: 'max_tokens',
       rename: { seed: 'random_seed' }, drop: ['user', 'stream_options', 'reasoning_effort', 'max_completion_tokens'],
@@ -109,8 +100,7 @@ export function isProviderId(s: string): s is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(s);
 }
 
-/** The base URL an account uses: its own (trailing slashes trimmed) or the provider's default.
- * Throws when neither exists (openai-compatible and local must name one). */
+/** The account's own base URL, else the default; throws when neither exists. */
 export function resolveBaseUrl(id: ProviderId, baseUrl?: string | null): string {
   const url = baseUrl?.trim() || PROVIDERS[id].defaultBaseUrl;
   if (!url) throw new Error(`provider ${id} needs a base URL`);

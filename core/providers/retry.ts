@@ -12,16 +12,11 @@ export interface SafeRetryOptions {
   baseDelayMs?: number;
 }
 
-/** The longest upstream Retry-After we wait out in-request; longer ones go back to the caller. */
+/** Longer Retry-Afters go back to the caller. */
 export const MAX_RETRY_AFTER_MS = 2000;
 
-/**
- * Retries `fn` only when the upstream provably did no work (UpstreamError.noWork: connection
- * refused, DNS failure, 429). Anything else — a timeout after send, a reset mid-response, a 5xx —
- * may have been served and billed, so it is thrown at once. A 429 whose Retry-After exceeds 2 s is
- * not waited for. `fn` gets the attempt number (1-based) so a caller can fall back to another
- * target on a retry.
- */
+/** Retries only `noWork` failures: anything else may have been billed. `fn` gets the
+ * 1-based attempt, to fall back to another target. */
 export async function withSafeRetry<T>(fn: (attempt: number) => Promise<T>, opts: SafeRetryOptions = {}): Promise<T> {
   const attempts = Math.max(1, opts.attempts ?? 3);
   const base = opts.baseDelayMs ?? 50;

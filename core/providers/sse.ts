@@ -1,9 +1,5 @@
-/**
- * Incremental Server-Sent Events parser. TCP delivers arbitrary slices, so an event (or one `data:`
- * line) may arrive in pieces: text is held until its blank line arrives, and every complete event
- * goes out at once — nothing complete is ever held back. Comments (`:` lines, keep-alives) are
- * dropped; `event:` names are kept (Anthropic uses them); several `data:` lines join with "\n".
- */
+/** Incremental SSE: partial events wait for their blank line, complete ones go out at once.
+ * `event:` names are kept for Anthropic. */
 export interface SseEvent {
   event: string | undefined;
   data: string;
@@ -16,7 +12,7 @@ export class SseParser {
   push(text: string): SseEvent[] {
     let s = this.buf + text;
     if (s.indexOf('\r') !== -1) {
-      // A trailing "\r" may be the first half of "\r\n": keep it for the next slice.
+      // A trailing "\r" may start a "\r\n".
       const tail = s.endsWith('\r') ? '\r' : '';
       s = s.slice(0, s.length - tail.length).replace(/\r\n?/g, '\n') + tail;
     }
@@ -33,7 +29,7 @@ export class SseParser {
     return out;
   }
 
-  /** The stream ended: a last event without its blank line still counts. */
+  /** A last event without its blank line still counts. */
   end(): SseEvent[] {
     const s = this.buf.replace(/\r\n?/g, '\n');
     this.buf = '';

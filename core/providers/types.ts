@@ -20,26 +20,20 @@ export interface Target {
   provider: ProviderId;
   /** API base, e.g. https://api.openai.com/v1 (no trailing slash). */
   baseUrl: string;
-  /** Decrypted API key; never logged. Undefined for keyless targets (local). */
+  /** Decrypted; never logged. */
   apiKey: string | undefined;
-  /** The operator's own target (LOCAL_LLM_BASE_URL): exempt from the address guard. Only the
-   * local account sets it; every workspace's accounts are guarded. */
+  /** LOCAL_LLM_BASE_URL only: exempt from the address guard. */
   trusted?: boolean;
 }
 
 /** The result of a non-streamed chat call. */
 export interface ChatResult {
   completion: ChatCompletion;
-  /** Upstream body text when it is already the OpenAI shape and may be sent as-is (fast path). */
+  /** Upstream text already in OpenAI's shape, sent as is. */
   raw?: string;
 }
 
-/**
- * A failure from (or on the way to) an upstream, already in OpenAI's error shape.
- * `noWork` is true only when the provider provably did no work (connection refused, DNS failure,
- * 429 before processing): only then may the gateway retry or fall back. Anything else — a timeout
- * after the request was sent, a reset mid-response, a 5xx — may have been served and billed.
- */
+/** In OpenAI's error shape. Only `noWork` failures may be retried or fall back: others may be billed. */
 export class UpstreamError extends Error {
   readonly status: number;
   readonly body: OpenAiErrorBody;
@@ -55,11 +49,10 @@ export class UpstreamError extends Error {
   }
 }
 
-/** The one engine every provider runs on. `req.model` is the upstream model id (prefix stripped). */
+/** `req.model` is the upstream id, prefix stripped. */
 export interface ProviderEngine {
   chat(target: Target, req: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
-  /** Resolves once the upstream accepted the stream (status 200), so errors before the first
-   * byte surface as UpstreamError; chunks follow as they arrive, the usage chunk last. */
+  /** Resolves on status 200, so early errors throw here; usage comes last. */
   chatStream(target: Target, req: ChatRequest, signal?: AbortSignal): Promise<AsyncIterable<ChatChunk>>;
   embeddings(target: Target, req: EmbeddingsRequest, signal?: AbortSignal): Promise<EmbeddingsResponse>;
   /** Upstream model ids the account offers. */

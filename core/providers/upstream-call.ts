@@ -1,17 +1,7 @@
 import type { Dispatcher } from 'undici';
 
-/**
- * One upstream HTTP call on undici's dispatch API, with its own small handler instead of
- * `pool.request()`.
- *
- * Why: `pool.request()` wraps every call in a RequestHandler and a BodyReadable stream, and that
- * graph (the response's header buffers, the stream, promises, ~3 KB a call) survived young-
- * generation GCs even after the call had ended: it was promoted to the old generation and freed
- * only by the next full GC. At c=1 through the gateway that meant ~0.4 MB promoted per scavenge,
- * 1-2 ms scavenges, and a mark-compact every ~1.3 s (`npm run bench -- gc`; figures in
- * docs/performance.md). The same calls through `dispatch()` with this handler promote almost
- * nothing (see `onAbort` for the one shape that still mattered).
- */
+/** undici's dispatch() with a small handler: `pool.request()`'s per-call graph outlived
+ * young GCs (figures in docs/performance.md). */
 export interface UpstreamResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
@@ -28,7 +18,7 @@ export interface CallOptions {
   bodyTimeout: number;
 }
 
-/** The one finished-iteration result the stream iterators here hand out (frozen: it is shared). */
+/** Shared, hence frozen. */
 export const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 /** Bytes buffered ahead of a slow reader before the upstream socket is paused. */
@@ -48,13 +38,8 @@ export function callUpstream(dispatcher: Dispatcher, o: CallOptions): Promise<Up
 
 type Controller = Dispatcher.DispatchController;
 
-// The abort listener is one function for every call, finding its call through this map, and the
-// map entry goes when the call ends. With a listener object that reaches the call (the call's own
-// handleEvent, or a small hook holding it), added and then removed per call, the ended calls'
-// graphs were promoted again (~2.5 KB a call; upstream-call.test.ts measures it). Why V8 keeps
-// them through young-generation GCs we did not establish; the shape below is what measured clean.
-// One signal may cover several calls at once (a caller fanning out under one request's signal),
-// so the entry is the one call, or a set once there are more.
+// One shared abort listener: per-call listeners got ended calls promoted (docs/performance.md).
+// A set once one signal covers several calls.
 const inFlight = new Map<AbortSignal, Call | Set<Call>>();
 function onAbort(this: AbortSignal): void {
   const calls = inFlight.get(this);
@@ -143,11 +128,7 @@ class Call implements Dispatcher.DispatchHandler {
   }
 }
 
-/**
- * The response body: read it whole with text(), or iterate it as UTF-8 strings (a character split
- * across chunks is decoded whole). Leaving an iteration early, or destroy(), aborts the call, which
- * closes the upstream connection instead of reading a body nobody wants.
- */
+/** text() or UTF-8 strings; leaving early aborts the call rather than read unwanted bytes. */
 export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string> {
   readonly #controller: Controller;
   #chunks: Buffer[] = [];
@@ -156,10 +137,10 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
   #error: unknown;
   #failed = false;
   #consumed = false;
-  /** text() was called: it takes everything, so no backpressure. */
+  /** text() takes everything: no backpressure. */
   #whole = false;
   #wake: (() => void) | undefined;
-  /** Set while iterating: the UTF-8 decoder carrying a character split across chunks. */
+  /** Carries characters split across chunks. */
   #decoder: TextDecoder | undefined;
 
   constructor(controller: Controller) {
@@ -171,7 +152,7 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
     return this.#ended && !this.#failed;
   }
 
-  /** Returns false when the reader is behind (the caller pauses the socket). */
+  /** False when the reader is behind: pause the socket. */
   push(chunk: Buffer): boolean {
     this.#chunks.push(chunk);
     this.#buffered += chunk.length;
@@ -201,7 +182,7 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
   async text(): Promise<string> {
     this.#claim();
     this.#whole = true;
-    // resume() may deliver buffered data (and the end) synchronously: check before waiting.
+    // resume() may deliver data synchronously.
     if (this.#controller.paused) this.#controller.resume();
     while (!this.#ended) await this.#wait();
     if (this.#failed) throw this.#error;
@@ -210,12 +191,7 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
     return utf8.decode(all);
   }
 
-  /**
-   * The body is its own iterator (no async generator): each next() hands over everything that
-   * arrived since the last one, decoded as one string. A generator here was one of four stacked
-   * per streamed call, each allocating a promise and a result per chunk on every layer.
-   * One next() at a time, as a for-await loop calls it: overlapping calls are not queued.
-   */
+  /** Its own iterator, not a generator's per-chunk promises; one next() at a time. */
   [Symbol.asyncIterator](): AsyncIterator<string> {
     this.#claim();
     this.#decoder = new TextDecoder();
@@ -232,8 +208,7 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
         this.#chunks = [];
         this.#buffered = 0;
         if (this.#controller.paused && !this.#ended) this.#controller.resume();
-        // Several pieces (an HTTP chunk each) are joined as bytes and decoded once: decoding each
-        // and joining the strings made a rope that the SSE parser's first indexOf copied flat again.
+        // Joined as bytes: joined strings made a rope indexOf flattened.
         const s = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes), { stream: true });
         if (s) return { value: s, done: false };
         continue;
@@ -251,7 +226,7 @@ export class UpstreamBody implements AsyncIterable<string>, AsyncIterator<string
     }
   }
 
-  /** Left early: destroying the body aborts the call (a no-op once the body ended). */
+  /** Aborts the call unless the body ended. */
   async return(): Promise<IteratorResult<string>> {
     this.#decoder = undefined;
     this.destroy();

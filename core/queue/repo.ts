@@ -2,11 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../kernel/ids.ts';
 import { prepared, type Db, type Queryable } from '../store/types.ts';
 
-/**
- * The durable job table. Delivery is at-least-once; "never twice" comes from the claim: a lease
- * plus a per-claim token on which every later write about the job is fenced, so a worker that lost
- * its lease (crashed, paused, partitioned) can no longer complete or fail the job.
- */
+/** At-least-once; writes are fenced on the claim token, so a worker that lost its lease
+ * cannot complete or fail the job. */
 export interface Job {
   id: string;
   kind: string;
@@ -65,14 +62,13 @@ const PG_COMPLETE = prepared(
 );
 const RENEW = prepared('svc_job_renew', `UPDATE jobs SET lease_until = ? WHERE id = ? AND claim_token = ? AND status = 'running'`);
 
-/** Inserts a job (inside the caller's transaction when given one). Returns its id, or undefined
- * when the unique key already exists. On PostgreSQL idle workers are woken once it commits. */
+/** Undefined when the unique key exists; PostgreSQL workers wake after commit. */
 export async function enqueue(q: Queryable, j: EnqueueInput, nowMs: number): Promise<string | undefined> {
   const id = newId('job');
   const params = [id, j.kind, j.runId ?? null, JSON.stringify(j.payload ?? {}), j.uniqueKey ?? null, iso(j.runAt ?? nowMs), j.maxAttempts ?? 20, iso(nowMs)];
   const r = await q.run(INSERT_JOB, params);
   if (r.changes !== 1) return undefined;
-  // PostgreSQL workers LISTEN; the wake-up goes out after the commit (see notifyAfterCommit).
+  // After commit (see notifyAfterCommit).
   q.notifyAfterCommit?.(JOB_CHANNEL);
   return id;
 }
@@ -82,20 +78,14 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   nowMs: number;
-  /** Also take jobs whose lease expired (their worker is gone). Workers ask for this about once a
-   * second: it is a second index scan, and reclaiming is rare. */
+  /** Also expired leases: a second scan, so about once a second. */
   reclaim?: boolean;
 }
 
 type Candidate = { id: string; status: string };
 
-/**
- * Claims up to `limit` due jobs (and, with `reclaim`, jobs whose lease expired). Each kind of
- * candidate is found through its own index — (status, run_at) and (status, lease_until) — so a
- * claim costs the same with ten jobs or a million. SQLite: one write transaction (BEGIN IMMEDIATE
- * serialises claimers). PostgreSQL: one statement per kind; FOR UPDATE SKIP LOCKED lets concurrent
- * claimers take disjoint rows without waiting on each other.
- */
+/** One index per candidate kind, so cost is flat in queue size; SKIP LOCKED keeps
+ * PostgreSQL claimers from waiting on each other. */
 export async function claim(db: Db, o: ClaimOptions): Promise<Job[]> {
   const now = iso(o.nowMs);
   const base = randomBytes(12).toString('base64url');
@@ -118,14 +108,13 @@ export async function claim(db: Db, o: ClaimOptions): Promise<Job[]> {
   });
 }
 
-/** Extends the lease while the job runs; false = the claim was lost (stop working on it). */
+/** False: the claim was lost, stop. */
 export async function renew(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, leaseUntilMs: number): Promise<boolean> {
   const r = await db.run(RENEW, [iso(leaseUntilMs), job.id, job.claim_token]);
   return r.changes === 1;
 }
 
-/** Completes several claimed jobs in one statement (each still fenced on its own claim token);
- * returns the ids that were still ours. */
+/** One statement, each fenced; returns the ids still ours. */
 export async function completeMany(db: Queryable, jobs: readonly Pick<Job, 'id' | 'claim_token'>[], nowMs: number): Promise<Set<string>> {
   if (jobs.length === 0) return new Set();
   if (db.dialect === 'postgres') {
@@ -141,7 +130,7 @@ export async function completeMany(db: Queryable, jobs: readonly Pick<Job, 'id' 
   return new Set(rows.map((r) => r.id));
 }
 
-/** Records a failure: back to the queue at `retryAtMs`, or failed for good when undefined. */
+/** No `retryAtMs`: failed for good. */
 export async function failJob(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, error: string, nowMs: number, retryAtMs?: number): Promise<boolean> {
   const r =
     retryAtMs === undefined
@@ -150,8 +139,7 @@ export async function failJob(db: Queryable, job: Pick<Job, 'id' | 'claim_token'
   return r.changes === 1;
 }
 
-/** Hands a job back unfinished (graceful stop, or a provider retry): due again at `runAtMs`, this
- * attempt not counted. */
+/** Unfinished, attempt not counted. */
 export async function release(db: Queryable, job: Pick<Job, 'id' | 'claim_token'>, runAtMs: number): Promise<boolean> {
   const r = await db.run(
     `UPDATE jobs SET status = 'queued', run_at = ?, claim_token = NULL, claimed_by = NULL, lease_until = NULL, attempts = attempts - 1 WHERE id = ? AND claim_token = ? AND status = 'running'`,
@@ -161,15 +149,14 @@ export async function release(db: Queryable, job: Pick<Job, 'id' | 'claim_token'
 }
 
 export async function queueDepth(db: Queryable): Promise<{ queued: number; running: number }> {
-  // Two counts, each answered from its partial index (jobs_ready, jobs_lease) rather than a scan of
-  // every job kept.
+  // Each count from its partial index, not a scan.
   const r = await db.one<{ queued: number; running: number }>(
     `SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'queued') AS queued, (SELECT COUNT(*) FROM jobs WHERE status = 'running') AS running`,
   );
   return { queued: Number(r?.queued ?? 0), running: Number(r?.running ?? 0) };
 }
 
-/** Maintenance: finished jobs older than `beforeIso` (their unique keys go with them). */
+/** Their unique keys go with them. */
 export async function pruneFinishedJobs(q: Queryable, beforeIso: string): Promise<number> {
   return (await q.run(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND COALESCE(finished_at, created_at) < ?`, [beforeIso])).changes;
 }

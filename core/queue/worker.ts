@@ -11,14 +11,13 @@ import type { WakeSource } from './wake.ts';
 
 /** What a handler gets besides the job. */
 export interface JobContext {
-  /** Aborted when the lease is lost: another worker owns the job now; stop without writing. */
+  /** Lease lost: stop without writing. */
   signal: AbortSignal;
-  /** True once a graceful stop began: finish the current step, then hand the job back. */
+  /** Finish the step, then hand the job back. */
   stopping(): boolean;
 }
 
-/** `done`: finished; `handback`: stopped early on purpose, due again at once (or after `afterMs`),
- * the attempt not counted; `retry`: failed, try later. */
+/** `handback` does not count the attempt; `retry` does. */
 export type JobOutcome = { done: true } | { handback: true; afterMs?: number } | { retryInMs: number; error: string };
 export type JobHandler = (job: Job, ctx: JobContext) => Promise<JobOutcome>;
 
@@ -31,11 +30,7 @@ export interface WorkerOptions {
   once?: boolean;
 }
 
-/**
- * Claims due jobs up to its concurrency, runs them through the handler for their kind, renews
- * their leases while they run, and fences completion on the claim token. Wakes at once on new work
- * (PostgreSQL NOTIFY, the SQLite WAL changing) and otherwise backs off its polling.
- */
+/** Wakes on NOTIFY or a WAL change; otherwise polls with backoff. */
 export class QueueWorker {
   readonly id = `${hostname()}:${process.pid}:${newId('w').slice(2, 10)}`;
   readonly #db: Db;
@@ -72,7 +67,7 @@ export class QueueWorker {
     return this.#loop;
   }
 
-  /** Stops claiming; in-flight jobs finish or hand back at their next step, up to `deadlineMs`. */
+  /** In-flight jobs finish or hand back by `deadlineMs`. */
   async stop(deadlineMs = 30_000): Promise<void> {
     this.#stopping = true;
     this.#kick?.();
@@ -107,7 +102,7 @@ export class QueueWorker {
         continue;
       }
       if (this.#o.once && this.#inflight.size === 0) return;
-      // Sleep until woken, a slot frees, or the (growing) poll interval passes.
+      // Until woken, a slot frees, or the poll interval passes.
       await new Promise<void>((resolve) => {
         const t = setTimeout(done, idle);
         function done() {

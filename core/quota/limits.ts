@@ -15,17 +15,14 @@ export const LIMIT_NAMES = ['requestsPerMinute', 'tokensPerMinute', 'tokensPerMo
 const fromRow = (r: LimitsRow | undefined): Limits | undefined =>
   r && { requestsPerMinute: r.requests_per_minute, tokensPerMinute: r.tokens_per_minute, tokensPerMonth: r.tokens_per_month };
 
-/**
- * Workspace and member limits, stored in `gateway_limits` (user_id '' for the workspace). A
- * workspace or member without a row gets the configured defaults (for members: the per-user chat
- * allowance, RATE_LIMIT_CHAT_PER_MINUTE requests per sliding minute). Reads are cached briefly per process; a write here drops the cache at once.
- */
+/** user_id '' is the workspace; no row means the configured defaults. Cached briefly;
+ * writes drop the cache. */
 export class LimitsStore {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #defaults: Limits;
   readonly #memberDefaults: Limits;
-  // workspace id → user id ('' for the workspace) → entry; nested so a lookup builds no key string.
+  // Nested, so a lookup builds no key string.
   readonly #cache = new Map<string, Map<string, { limits: Limits | undefined; until: number }>>();
   readonly #ttlMs: number;
 
@@ -37,10 +34,7 @@ export class LimitsStore {
     this.#ttlMs = ttlMs;
   }
 
-  /**
-   * The cached limits without I/O, or MISS when they must be read (the gateway's admission takes
-   * this path on nearly every request, so it allocates nothing and awaits nothing).
-   */
+  /** No I/O or allocation: admission calls it on nearly every request. */
   peek(workspaceId: string, userId: string): Limits | typeof MISS {
     const hit = this.#cache.get(workspaceId)?.get(userId);
     if (hit === undefined || hit.until <= this.#clock.now()) return MISS;
@@ -53,7 +47,7 @@ export class LimitsStore {
     if (hit && hit.until > now) return hit.limits;
     const row = await limitsRow(this.#db, workspaceId, userId);
     const limits = fromRow(row);
-    // Looked up again after the await: a concurrent read may have created the workspace's map.
+    // A concurrent read may have created the map meanwhile.
     let byUser = this.#cache.get(workspaceId);
     if (!byUser) this.#cache.set(workspaceId, (byUser = new Map()));
     byUser.set(userId, { limits, until: now + this.#ttlMs });

@@ -40,22 +40,15 @@ const tightest = (values: (number | null)[]): number | null => {
   return set.length === 0 ? null : Math.min(...set);
 };
 
-/**
- * Gateway quotas at workspace, member and key level; the effective limit is the tightest. Request
- * counts are taken at admission (the event loop makes check-and-add atomic, so concurrent requests
- * never overshoot); token counts are known only after a call, so a token limit can be overshot by
- * at most the calls already in flight when it was reached. Counters live in this process: with
- * several replicas each enforces its own minute windows, and monthly totals resync from the usage
- * table every few minutes.
- */
+/** Tightest of workspace, member and key. Tokens are counted after the call, so in-flight calls
+ * may overshoot; minute windows are per process, months resync from the usage table. */
 export class QuotaService {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #limits: LimitsStore;
   readonly #flushUsage: () => Promise<void>;
   readonly #scopes = new Map<string, ScopeState>();
-  // Per principal object (the credential cache hands out the same object until it expires): its
-  // three scope states and its last limits record, so admission rebuilds neither per request.
+  // Keyed by the cached principal object, so admission rebuilds nothing.
   readonly #perPrincipal = new WeakMap<Principal, { states: ScopeState[]; limits: Record<ScopeName, Limits> | undefined }>();
 
   constructor(deps: { db: Db; clock: Clock; limits: LimitsStore; flushUsage: () => Promise<void> }) {
@@ -75,7 +68,7 @@ export class QuotaService {
     return e;
   }
 
-  /** The scope limits, synchronously when both are cached (the common case), else undefined. */
+  /** Synchronous when cached; else undefined. */
   #cachedLimits(p: Principal): Record<ScopeName, Limits> | undefined {
     const workspace = this.#limits.peek(p.workspaceId!, '');
     if (workspace === MISS) return undefined;
@@ -113,11 +106,7 @@ export class QuotaService {
     return s;
   }
 
-  /**
-   * A scope's month total comes from the usage table (after this process's pending rows are
-   * written), plus what this process adds; it is reloaded every few minutes to see other replicas.
-   * The first load is awaited by admission; later reloads run in the background.
-   */
+  /** Reloaded every few minutes to see other replicas; only the first load is awaited. */
   #month(p: Principal, scope: ScopeName, s: ScopeState, now: number): Promise<void> | undefined {
     const key = monthKey(now);
     if (!s.month || s.month.key !== key) s.month = { key, tokens: 0, loaded: undefined, syncedAt: 0, ready: false };
@@ -147,8 +136,7 @@ export class QuotaService {
   }
 
   async admit(p: Principal): Promise<Admission> {
-    // The cached limits are taken without an await: admission then runs to its check-and-count
-    // in the same tick (the read path is only for the first request after a cache expiry).
+    // No await when cached, so check-and-count stays in one tick.
     const limits = this.#cachedLimits(p) ?? (await this.#scopeLimits(p));
     const states = this.#entry(p).states;
     let now = this.#clock.now();
@@ -198,7 +186,7 @@ export class QuotaService {
     return h;
   }
 
-  /** The x-ratelimit-*-{dim} trio of the scope with the least remaining (ties: the lower limit). */
+  /** From the scope with least remaining; ties take the lower limit. */
   #tightestHeader(h: Record<string, string>, dim: string, field: 'requestsPerMinute' | 'tokensPerMinute', requests: boolean, limits: Record<ScopeName, Limits>, states: ScopeState[], now: number): void {
     let best = -1;
     let bestLimit = 0;
@@ -228,7 +216,7 @@ export class QuotaService {
     });
   }
 
-  /** The x-ratelimit-* headers as they stand, without counting a request (reads such as /models). */
+  /** Without counting a request (/models). */
   async headersFor(p: Principal): Promise<Record<string, string>> {
     const limits = await this.#scopeLimits(p);
     const states = this.#states(p);

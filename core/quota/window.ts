@@ -1,10 +1,5 @@
-/**
- * Sliding one-minute windows, exact: each admitted request (or its token count) is kept with its
- * time until it leaves the window. Entries of the same millisecond are merged (the clock has ms
- * resolution, so nothing is lost), which bounds a window at 60,000 entries (~1 MB) however high
- * the limit: at 8,000 req/s one entry per request kept ~480,000 per window alive for a minute,
- * and that mid-lived garbage alone pushed the gateway's RSS past 200 MB.
- */
+/** Exact sliding minutes. Same-millisecond entries merge, bounding a window at 60,000
+ * (docs/performance.md). */
 export class SlidingWindow {
   readonly #windowMs: number;
   #times: number[] = [];
@@ -49,7 +44,7 @@ export class SlidingWindow {
     this.#sum += amount;
   }
 
-  /** Ms until the window's total drops to at most `target` (0 if it already is). */
+  /** Ms until the total is at most `target`. */
   msUntilAtMost(now: number, target: number): number {
     this.#prune(now);
     let sum = this.#sum;

@@ -10,8 +10,7 @@ export interface Decision {
   decidedAt: string;
 }
 
-/** An approval decision is signed when made and verified before the tool runs: a row written
- * into the store by anything but this service's decision path never runs a tool. */
+/** Verified before the tool runs, so a row written by anything else runs nothing. */
 export function signDecision(key: Buffer, d: Decision): string {
   return createHmac('sha256', key).update([d.approvalId, d.runId, d.stepSeq, d.decision, d.decidedBy, d.decidedAt].join('\n')).digest('base64url');
 }

@@ -16,19 +16,14 @@ export interface DecisionInput {
   decision: 'approve' | 'reject';
 }
 
-/** What to do next: an approved run resumes under a fresh claim token in the request, or was
- * re-queued (durable runs, when a queue is given) for a worker to resume. */
+/** Resumed here under a fresh token, or re-queued for a worker (durable runs). */
 export type DecisionOutcome = { resumed: true; token: string } | { resumed: false; queued?: true };
 
 /** Re-queues an approved durable run inside the decision's transaction. */
 export type Requeue = (q: Queryable, runId: string, approvalId: string) => Promise<void>;
 
-/**
- * Decides a pending approval, once, if the caller still may run the agent (see mayRun): the approval row flips from pending in one conditional
- * UPDATE (a second decision, or a reject after an approve, finds nothing pending → 409). The
- * decision is signed with the approval secret; the executor verifies it before running the tool.
- * Approve puts the run back to running with a new claim token; reject cancels it.
- */
+/** Once, by a caller who may still run the agent: one conditional UPDATE, so a second
+ * decision gets 409. Signed; the executor verifies it before the tool runs. */
 export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'approvalKey'>, d: DecisionInput, requeue?: Requeue): Promise<DecisionOutcome> {
   const run = await callerRunDurable(deps.db, d.runId, d.agentId, d.userId);
   if (!run) throw notFound('Run'); // another user's run is invisible
@@ -38,8 +33,7 @@ export async function decideApproval(deps: Pick<RunDeps, 'db' | 'clock' | 'appro
   const now = new Date(deps.clock.now()).toISOString();
   const signature = signDecision(deps.approvalKey, { approvalId: approval.id, runId: d.runId, stepSeq: Number(approval.step_seq), decision, decidedBy: d.userId, decidedAt: now });
   return deps.db.tx(async (q) => {
-    // The caller as they are now, not as they were at the start: still a member (or above) of the
-    // agent's workspace, the agent still shared with them — in the transaction that decides.
+    // Rights as they are now, not at the start, inside the deciding transaction.
     await mayRun(q, d.agentId, d.userId);
     const flipped = await decidePending(q, approval.id, { decision, decidedBy: d.userId, decidedAt: now, signature });
     if (flipped.changes !== 1) throw new AppError('approval_decided', 'This approval was already decided; a decision is single-use.');

@@ -14,13 +14,13 @@ export async function createConversation(q: Queryable, c: { id?: string | undefi
   return id;
 }
 
-/** Messages recorded before this run, oldest first (what the model sees as history). */
+/** The model's history: messages before this run, oldest first. */
 export async function history(q: Queryable, conversationId: string, beforeRunId: string): Promise<ConversationMessage[]> {
   const rows = await historyRows(q, conversationId);
   return rows.filter((r) => r.run_id !== beforeRunId).map((r) => ({ role: r.role, content: r.content }));
 }
 
-/** Appends a message with the next sequence number (two runs of one conversation may race). */
+/** Retried on a race: two runs of a conversation may collide. */
 export async function appendMessage(q: Queryable, conversationId: string, m: ConversationMessage & { runId: string; nowIso: string }): Promise<void> {
   await retryOnUniqueViolation(() => insertMessage(q, conversationId, m));
   await touchConversation(q, conversationId, m.nowIso);

@@ -19,24 +19,19 @@ export interface RunDeps {
   log: Logger;
   engine: ProviderEngine;
   usage: UsageRecorder;
-  /** The agent version's provider target; throws the 400 (providerAccountId/model) when invalid.
-   * `account`: the version's account row as already read (null = not in the store). */
+  /** Throws the 400 for a bad target; `account` is the row already read (null: none). */
   resolve(version: AgentVersion, account?: TargetAccount | null): Promise<Resolved>;
   tool(type: string): ToolDefinition | undefined;
   toolLimits: ToolLimits;
-  /** Opens the sealed credential headers of a tool's config just before it runs (agents/tool-secrets.ts). */
+  /** Opens a tool's sealed headers just before it runs. */
   vault: Vault;
   /** Where run_code runs (SERVICE_SANDBOX_*). */
   sandbox?: Sandbox;
-  /** Signs approval decisions (derived from SERVICE_APPROVAL_SECRET). */
+  /** From SERVICE_APPROVAL_SECRET. */
   approvalKey: Buffer;
   metrics: RunMetrics;
-  /** How often the execution-limit watcher looks at the clock (ms). */
+  /** Execution-limit watcher's period, ms. */
   watchIntervalMs?: number;
-  /**
-   * Called inside the transaction that writes a run's terminal status (completed, failed,
-   * timed_out, cancelled by its executor). Must only write small rows (it holds that transaction):
-   * core/services.ts passes the Workers' notification enqueue here.
-   */
+  /** Inside the run's ending transaction, so write only small rows (Workers' notifications). */
   readonly onEnd?: (q: Queryable, run: RunRow, status: RunStatus) => Promise<void>;
 }

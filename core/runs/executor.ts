@@ -14,52 +14,26 @@ import { loadVersion } from './versions.ts';
 import { EXECUTION_LIMIT_MS, Fenced, RunFailure, type RunRow } from './types.ts';
 import { DEFAULT_MAX_STEPS } from '../agents/types.ts';
 
-/**
- * Mutation-testing hook, NOT a feature: with NODE_ENV=test and SVC_TEST_DISABLE_LEDGER=1 the check
- * below that refuses to repeat a model/tool call found `started` without a result is skipped. The
- * fault test (test/fault/kill-workers.test.ts) turns it on to prove it detects repeated provider
- * calls; it is ignored in any other NODE_ENV, so an installation cannot disable the ledger.
- */
+/** Test-only (test/fault/kill-workers.test.ts) mutation hook; other NODE_ENVs ignore it,
+ * so an installation cannot disable the ledger. */
 const ledgerDisabledForMutationTest = process.env.NODE_ENV === 'test' && process.env.SVC_TEST_DISABLE_LEDGER === '1';
 
-/**
- * Runs (or resumes) the agent loop for a run this executor owns (`token` = its claim token):
- * model call, tool calls, model call … until the model answers without tools, a tool needs
- * approval, the step budget is spent, or the 15-minute limit passes. Shared by the in-request
- * path and the queue worker.
- *
- * Exactly-once rules: a model step is written `started` before the provider is called and
- * completed with its result after; a tool step likewise. A step found `started` without a result
- * (the previous executor died mid-call) is never repeated: the provider may have served and billed
- * it, or the tool may have had its side effect, so the run fails with a clear error instead —
- * except for tools that say what to record (run_code: the model is told it was interrupted).
- * Every write is fenced on the claim token, so an executor that lost the run stops.
- */
+/** The agent loop, in-request and queued. A step found `started` is never repeated
+ * (it may be billed); writes are fenced on the token (docs/architecture.md). */
 export type ExecOutcome = 'completed' | 'failed' | 'timed_out' | 'cancelled' | 'waiting_input' | 'handed_back' | 'retry_later' | 'not_owned';
 
 export interface ExecOptions {
-  /** Hard stop (the queue lease was lost): whatever is in flight is abandoned, writes are fenced. */
+  /** Lease lost: abandon what is in flight. */
   signal?: AbortSignal;
-  /** Graceful stop requested (worker shutting down): stop before the next step and requeue. */
+  /** Worker shutdown: requeue before the next step. */
   stopping?: () => boolean;
-  /**
-   * Queued path: an unexpected error (the store dropped the connection, a restart) is thrown to
-   * the caller so the job is retried, instead of failing the run. The retry resumes from the
-   * ledger, so nothing runs twice. In-request runs fail instead: nobody would retry them.
-   */
+  /** Queued: throw unexpected errors so the job retries; in-request nobody would. */
   rethrowUnexpected?: boolean;
-  /**
-   * Queued path: a model call the provider refused before doing any work (noWork) ends this
-   * execution with 'retry_later' and `sink.retryInMs` instead of failing the run, while the
-   * 15-minute limit allows; the caller puts the job back after that delay (provider-retry.ts).
-   */
+  /** Queued: a `noWork` refusal means 'retry_later', within the limit (provider-retry.ts). */
   retryNoWork?: boolean;
-  /** What the caller already read for this run (in-request path): not read again. `first`: the
-   * run is fresh and its first model call's ledger row was committed with it (start.ts), so the
-   * executor sends that call without reading the (empty) step list. */
+  /** Already read in-request; `first` is a fresh run's committed first call (start.ts). */
   preloaded?: { run: RunRow; version: AgentVersion; target: Resolved; first?: { call: LedgeredCall; previous: ConversationMessage[] } };
-  /** Receives the run's row as this executor wrote it when it ended or parked it (in-request path:
-   * the answer is built from it instead of reading the row back). */
+  /** Gets the final row, so the answer needs no read-back. */
   sink?: { row?: RunRow; retryInMs?: number };
 }
 
@@ -70,8 +44,7 @@ export async function executeRun(deps: RunDeps, runId: string, token: string, op
   const deadline = since + EXECUTION_LIMIT_MS;
   const ac = new AbortController();
   const timedOut = () => new RunFailure('execution_time_limit', 'The run exceeded its 15-minute execution limit.', 'timed_out');
-  // Polling the (injectable) clock rather than one long timer: tests move time, and a suspended
-  // laptop still stops a run that overran.
+  // Polled: tests move time, and a suspended laptop still stops overruns.
   const watcher = setInterval(() => {
     if (deps.clock.now() >= deadline) ac.abort(timedOut());
   }, deps.watchIntervalMs ?? 1000);
@@ -107,8 +80,7 @@ export async function executeRun(deps: RunDeps, runId: string, token: string, op
       : reason instanceof RunFailure ? reason
       : new RunFailure('internal_error', `The run stopped on an internal error: ${(err as Error)?.message ?? String(err)}`);
     if (!(err instanceof RunFailure) && !(reason instanceof RunFailure)) deps.log.error('run failed unexpectedly', { runId, error: err });
-    // One line per failed run, with its cause (the error message is written for the run's reader:
-    // provider errors in OpenAI's shape, never a key).
+    // The message is written for readers, never holds a key.
     else deps.log.warn('run failed', { runId, agentId: run.agent_id, status: failure.status, code: failure.code, cause: failure.message });
     final = failure.status;
     await end(ctx, failure.status, { error_message: failure.message, error_code: failure.code }).catch((e: unknown) => {
@@ -150,9 +122,7 @@ async function loop(ctx: RunCtx, signal: AbortSignal, deadline: number, timedOut
   try {
     target = preloaded?.target ?? (await deps.resolve(version));
   } catch (err) {
-    // Only the target's own verdicts (account or model gone, catalogue unavailable) end the run.
-    // A store or network fault here is like any other: rethrown, so a queued run is retried (no
-    // provider call has been made yet) instead of failing as if the agent were misconfigured.
+    // Only the target's verdicts end the run; faults rethrow so a queued run retries.
     if (!(err instanceof AppError)) throw err;
     throw new RunFailure(err.code, err.message);
   }
@@ -160,10 +130,9 @@ async function loop(ctx: RunCtx, signal: AbortSignal, deadline: number, timedOut
   const previous = first ? first.previous : run.conversation_id ? await history(deps.db, run.conversation_id, run.id) : [];
   const tools = chatTools(version, deps.tool);
   const maxSteps = version.settings.maxSteps ?? DEFAULT_MAX_STEPS;
-  // Between steps: the answer may end the run in the step's own transaction only when the loop
-  // would not stop first (limit passed, stop requested, aborted), so every outcome stays as before.
+  // End in the step's transaction only if the loop would not stop first.
   const mayEnd = () => deps.clock.now() < deadline && !stopping() && !signal.aborted;
-  // A fresh in-request run has no steps but the ledger row its start wrote: nothing to read back.
+  // A fresh run's only step is the ledger row its start wrote.
   let all = first ? [] : await loadSteps(deps.db, run.id);
 
   for (const [i, s] of all.entries()) {
@@ -192,8 +161,7 @@ async function loop(ctx: RunCtx, signal: AbortSignal, deadline: number, timedOut
     const pending = lastModel?.status === 'completed' ? pendingCalls(lastModel, all) : [];
 
     if (pending.length > 0) {
-      // Tool calls count toward maxSteps too: fail before running any the budget cannot hold,
-      // rather than letting one side effect through past the limit.
+      // Fail before any side effect the step budget cannot hold.
       if (all.length + pending.filter((p) => !p.step).length > maxSteps) throw budgetSpent(maxSteps);
       const waiting = await runTools(ctx, version, pending, all, signal);
       if (waiting) return 'waiting_input';

@@ -10,12 +10,7 @@ export interface AssistantOutput {
   tool_calls?: ChatToolCall[];
 }
 
-/**
- * The conversation the model sees, rebuilt from the ledger every time the executor (re)starts:
- * instructions, earlier exchanges, the input, then each completed model step and tool result in
- * order. Nothing lives only in memory, so a resumed or reclaimed run continues exactly where the
- * last recorded step left it.
- */
+/** Rebuilt from the ledger on every (re)start, so a reclaimed run continues exactly. */
 export function buildMessages(version: AgentVersion, previous: ConversationMessage[], input: string, steps: StepRow[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (version.instructions.trim()) messages.push({ role: 'system', content: version.instructions });

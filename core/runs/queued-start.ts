@@ -17,16 +17,11 @@ export const FALLBACK_AFTER_MS = 5000;
 export interface QueuedStartDeps {
   runs: RunDeps;
   metrics: QueueMetrics;
-  /** Per-user start allowance used only while the store cannot be written (fallback). */
+  /** Per-user allowance while the store cannot be written. */
   fallbackLimit: number;
 }
 
-/**
- * Starts a run through the durable queue: the run row and its job in one transaction, answered
- * 202 `queued`. When the store cannot take them within five seconds (SQLite write lock held,
- * PostgreSQL unreachable) the run is executed in this web process instead — still 202, but not
- * durable, which an event on the run says once the row can be written.
- */
+/** Run and job in one transaction (202); if the store stalls 5 s, runs here, not durable. */
 export function queuedStarter(d: QueuedStartDeps) {
   const windows = new Map<string, SlidingWindow>();
   const fallbackRate = (userId: string) => {
@@ -40,10 +35,7 @@ export function queuedStarter(d: QueuedStartDeps) {
   };
 
   return {
-    /**
-     * The per-user start hit, the run and its job are written in one transaction, so a single wait
-     * for the store covers all three. Returns the rate-limit headers for the answer.
-     */
+    /** One transaction for the hit, run and job: one wait. Returns the rate-limit headers. */
     async start(version: AgentVersion, input: StartInput, limiter: RunStartLimiter, workerId?: string): Promise<{ run: RunRow; headers: Record<string, string> }> {
       let headers: Record<string, string> = {};
       try {
@@ -69,7 +61,7 @@ function fallback(d: QueuedStartDeps, version: AgentVersion, input: StartInput, 
   d.metrics.fallback.inc();
   runs.metrics.started.inc({ mode: 'fallback' });
   runs.log.warn('queue store busy: running the run in the web process (not durable)', { runId, error: cause.message });
-  // The answer goes out now; the row is written as soon as the store accepts writes again.
+  // Answer now; write once the store accepts writes.
   void (async () => {
     const until = runs.clock.now() + 10 * 60_000;
     let run: RunRow | undefined;

@@ -3,16 +3,8 @@ import { appsOf, loadRun, parse, runView, usageTotals, type ReadEvent, type Read
 
 const str = JSON.stringify;
 
-/**
- * readRun's document as JSON text, byte for byte what `JSON.stringify(await readRun(…))` gives,
- * without parsing and re-serialising the JSON the store already holds (a 50-step read spent a
- * third of its CPU on that). Spliced in as stored: event data, and a model step's input and output.
- * All three are only ever written as `JSON.stringify(value)` by this codebase (repo.ts addEvent/
- * addEvents, steps.ts), and for such text `JSON.stringify(JSON.parse(t)) === t`, so the splice and the
- * parse-and-serialise give the same bytes. A tool step's input is the model's own arguments text
- * (any JSON, or none), so it still goes through parse (normalised, or kept as a string).
- * read-json.test.ts holds the two renderings equal.
- */
+/** readRun's bytes with stored JSON spliced unparsed (docs/architecture.md); tool
+ * inputs are the model's text, so still parsed. read-json.test.ts keeps them equal. */
 export async function readRunJson(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, runId: string, userId: string): Promise<string> {
   const { run, steps, events } = await loadRun(deps, agentId, runId, userId);
   let out = `{"run":${str(runView(run))},"steps":[`;

@@ -17,18 +17,14 @@ export const parse = (s: string | null): unknown => {
   }
 };
 
-/**
- * SPEC: a read more than twenty minutes after a run started that finds it still running closes
- * it as timed_out (run_abandoned): its process ended without finishing it. One conditional
- * UPDATE, so a finishing executor and a read never both win (the executor's writes are fenced on
- * status = running).
- */
+/** SPEC: running after 20 minutes means abandoned; one conditional UPDATE, so only one
+ * of the read and a finishing executor wins. */
 export async function closeIfAbandoned(deps: Pick<RunDeps, 'db' | 'clock'>, where: { runId?: string; agentId?: string; userId?: string }): Promise<void> {
   const now = deps.clock.now();
   const edge = new Date(now - ABANDON_AFTER_MS).toISOString();
   const nowIso = new Date(now).toISOString();
   const w = where.runId ? { runId: where.runId } : { agentId: where.agentId!, userId: where.userId! };
-  // A read first: the write (and on SQLite the write lock) only when something is to be closed.
+  // Read first: take the write lock only when needed.
   if (!(await anyRunningSince(deps.db, w, edge))) return;
   const closed = await closeAbandoned(deps.db, w, nowIso, edge);
   for (const r of closed) await addEvent(deps.db, r.id, 'run.timed_out', { errorCode: 'run_abandoned' }, nowIso);
@@ -57,12 +53,11 @@ export function runView(r: RunRow) {
 export type ReadStep = Omit<StepRow, 'run_id'>;
 export type ReadEvent = Omit<EventRow, 'run_id'>;
 
-/** The caller's run row with its steps and events (closing it first if abandoned); 404 otherwise. */
+/** Closed first if abandoned; 404 unless the caller's. */
 export async function loadRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, runId: string, userId: string): Promise<{ run: RunRow; steps: ReadStep[]; events: ReadEvent[] }> {
   let run = await callerRun(deps.db, runId, agentId, userId);
   if (!run) throw notFound('Run');
-  // The abandonment rule costs a write, so it is tried only when the row says it could apply;
-  // the UPDATE itself stays conditional (a finishing executor may win meanwhile).
+  // The write only when the row says it could apply.
   if (run.status === 'running' && run.running_since !== null && Date.parse(run.running_since) < deps.clock.now() - ABANDON_AFTER_MS) {
     await closeIfAbandoned(deps, { runId });
     run = (await getRun(deps.db, runId))!;
@@ -87,8 +82,7 @@ export function usageTotals(s: readonly ReadStep[]) {
   };
 }
 
-/** The caller's run with its steps, events and usage totals; another user's run is a 404.
- * (The run API answers with readRunJson, the same document written without the parse.) */
+/** The API answers readRunJson, the same document unparsed. */
 export async function readRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, runId: string, userId: string) {
   const { run, steps: s, events: e } = await loadRun(deps, agentId, runId, userId);
   return {
@@ -114,15 +108,13 @@ export async function readRun(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: stri
   };
 }
 
-/** The run's app versions (DESIGN.md `apps:[{appId, version, title, entry, files}]`). Looked up only
- * when the events say the run made one: the event is written with the app's rows (apps/service.ts). */
+/** Looked up only when an event says the run made an app. */
 export async function appsOf(deps: Pick<RunDeps, 'db'>, runId: string, events: readonly ReadEvent[]): Promise<RunApp[]> {
   if (!events.some((x) => x.kind === APP_EVENT)) return [];
   return (await runApps(deps.db, runId)).map(({ workspaceId: _, ...a }) => a);
 }
 
-/** The caller's 25 most recent runs of the agent, newest first, with a usage summary each; 404 as
- * the start answers when the agent is unknown, unpublished or not (or no longer) shared with them. */
+/** 25 newest, with usage; 404 wherever a start would be. */
 export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: string, userId: string) {
   if (!(await runnableVersion(deps.db, agentId, userId))) throw notFound('Agent');
   await closeIfAbandoned(deps, { agentId, userId });
@@ -139,10 +131,7 @@ export async function listRuns(deps: Pick<RunDeps, 'db' | 'clock'>, agentId: str
   });
 }
 
-/**
- * The caller's runs in one workspace, newest first, `limit` at a time. `before` is the cursor of the
- * previous page's last row (`<created_at>~<id>`), so a page costs one index range whatever its depth.
- */
+/** Keyset pages (`<created_at>~<id>`): one index range at any depth. */
 export async function listRunsPage(
   q: Queryable,
   f: { userId: string; workspaceId: string; limit: number; before?: string | undefined; agentId?: string | undefined },

@@ -41,9 +41,7 @@ export async function startQueuedRun(s: RunsService, input: StartInput, headers:
 /** An in-request start: the run executes before the answer (201) and returns its final row. */
 export async function startRunInRequest(s: RunsService, input: StartInput, headers: HeaderSink): Promise<RunRow> {
   const { deps, limiter } = s;
-  // Every start attempt counts and carries the headers, a refused one (404, 400) included: the
-  // allowance also bounds probing for agents. A start that passes the checks counts its hit in the
-  // transaction that writes the run; a refused one counts it here (a 429 still wins over the refusal).
+  // Refused starts count too, so the allowance bounds probing for agents.
   let prepared;
   try {
     prepared = await prepareRunTarget(deps, input);
@@ -57,10 +55,9 @@ export async function startRunInRequest(s: RunsService, input: StartInput, heade
   });
   headers(h);
   deps.metrics.started.inc({ mode: 'request' });
-  // In the request: not tied to the client's connection (a dropped client does not cancel work
-  // it can still read later), but bounded by the 15-minute limit.
+  // Not tied to the connection: a dropped client reads the result later.
   const sink: { row?: RunRow } = {};
   const outcome = await executeRun(deps, run.id, run.claim_token!, { preloaded: { ...prepared, run, first }, sink });
-  // The row as the executor committed it; read back only when it lost the run to someone else.
+  // Read back only when the run was lost.
   return outcome !== 'not_owned' && sink.row ? sink.row : (await getRun(deps.db, run.id))!;
 }

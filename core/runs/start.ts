@@ -24,11 +24,8 @@ export interface StartInput {
 
 export const newClaimToken = () => randomPoolBytes(16).toString('base64url');
 
-/**
- * The caller may run the agent now: 404 when it is not published, not shared with them, deleted,
- * in a workspace they left, or unknown (one answer, nothing to probe); 403 below the member role.
- * Checked at every start and again at every approval decision (a removed member decides nothing).
- */
+/** One 404 for every invisible case, so nothing can be probed; 403 below member.
+ * Checked again at each approval. */
 export async function mayRun(q: Queryable, agentId: string, userId: string): Promise<{ version: AgentVersion; account: TargetAccount | null }> {
   // The same statement reads the caller's role and the version's provider account.
   const found = await runnableTarget(q, agentId, userId);
@@ -43,8 +40,7 @@ export async function prepareRun(deps: RunDeps, input: StartInput): Promise<Agen
   return (await prepareRunTarget(deps, input)).version;
 }
 
-/** prepareRun, also returning the resolved provider target (the in-request path hands both to
- * the executor instead of reading them again). */
+/** prepareRun plus the target, so the executor need not read them again. */
 export async function prepareRunTarget(deps: RunDeps, input: StartInput): Promise<{ version: AgentVersion; target: Resolved }> {
   const { version, account } = await mayRun(deps.db, input.agentId, input.userId);
   const target = await deps.resolve(version, account); // 400 naming providerAccountId or model
@@ -52,12 +48,8 @@ export async function prepareRunTarget(deps: RunDeps, input: StartInput): Promis
   return { version, target };
 }
 
-/**
- * Writes the run (and its conversation message) in one transaction. `running` runs get a claim
- * token and start their execution clock now; `queued` runs get theirs when a worker claims them.
- * `extra` runs inside the same transaction (the queue inserts its job there); events it returns are
- * written after the run's own (run.created, run.started|queued), all in one statement.
- */
+/** One transaction; `extra` (the queue's job insert) runs inside it. Queued runs
+ * get their token and clock at the claim. */
 export async function insertNewRun(
   deps: RunDeps,
   version: AgentVersion,
@@ -101,12 +93,8 @@ export async function insertNewRun(
   });
 }
 
-/**
- * The in-request start after prepareRunTarget: ONE transaction holds the start's rate-limit hit
- * (exact under concurrent starts; a 429 rolls everything back), the run with its events and the
- * ledger row of its first model call — so that row is committed before the executor sends the call,
- * as the ledger requires, without a commit of its own. Hand `first` to executeRun's preloaded.
- */
+/** One transaction: rate-limit hit, run, and the first call's ledger row, committed before
+ * the call as the ledger requires. Pass `first` to executeRun. */
 export async function insertRunningRun(
   deps: RunDeps,
   prepared: { version: AgentVersion; target: Resolved },

@@ -20,11 +20,9 @@ export interface RunCtx {
   deps: RunDeps;
   run: RunRow;
   token: string;
-  /** Filled (after the commit) with the run's row as this executor wrote it when it ended or parked
-   * the run, so the in-request path answers without reading the row back. */
+  /** The final row after commit, so no read-back. */
   sink?: { row?: RunRow } | undefined;
-  /** Queued runs: a model call refused before any work is retried later while this deadline (the
-   * 15-minute limit) allows (provider-retry.ts). Unset: it fails the run, as in-request. */
+  /** Queued runs retry `noWork` calls until then; unset: they fail. */
   retryDeadline?: number | undefined;
 }
 
@@ -35,12 +33,7 @@ export interface EndFields {
   error_code?: string;
 }
 
-/**
- * The writes that end a run, inside the caller's transaction: the fenced status change, its event
- * (after `before`, the events of whatever the same transaction completed), the assistant message
- * of a conversation, and the onEnd hook (a Worker's notification job). Returns the run's row as
- * written (for ctx.sink, once the transaction has committed).
- */
+/** Status, event, conversation message and onEnd in the caller's transaction; returns the row. */
 export async function writeEnd(q: Queryable, ctx: RunCtx, status: EndStatus, f: EndFields, now: string, before: readonly NewEvent[] = []): Promise<RunRow> {
   const { deps, run, token } = ctx;
   await finishRun(q, run.id, token, status, { ...f, finished_at: now });
@@ -60,11 +53,7 @@ export interface LedgeredCall {
   row: StepRow;
 }
 
-/**
- * The ledger row of a model call, inside the caller's transaction, which MUST commit before the
- * provider is called (callModel): a row found `started` later is never called again. Returns the
- * event to write with it (the caller may batch it with others in the same transaction).
- */
+/** MUST commit before the call: a `started` row is never called again. Returns its event. */
 export async function ledgerModelStep(q: Queryable, ctx: RunCtx, target: Resolved, messages: ChatMessage[], seq: number, startedAt: number): Promise<{ call: LedgeredCall; event: NewEvent }> {
   const row: StepRow = {
     run_id: ctx.run.id, seq, kind: 'model', status: 'started', name: target.model.id, call_id: null, input: JSON.stringify({ messages: messages.length }),
@@ -75,11 +64,7 @@ export async function ledgerModelStep(q: Queryable, ctx: RunCtx, target: Resolve
   return { call: { seq, messages, startedAt, row }, event: ['step.started', { seq, kind: 'model', model: target.model.id }] };
 }
 
-/**
- * Sends a ledgered model call and records its result. When the answer is final (no tool calls) and
- * `mayEnd()` allows it, the step's completion and the run's end are one transaction.
- * Returns the completed step row (as stored) and whether the run ended.
- */
+/** A final answer ends the run in the step's own transaction when `mayEnd()`. */
 export async function callModel(
   ctx: RunCtx, version: AgentVersion, target: Resolved, tools: ChatTool[], call: LedgeredCall, signal: AbortSignal, mayEnd: () => boolean,
 ): Promise<{ row: StepRow; ended: boolean }> {
@@ -96,7 +81,7 @@ export async function callModel(
   };
   let result;
   try {
-    // Retried only when the provider provably did no work; the ledger row stays the same step.
+    // Only `noWork` retries; same ledger row.
     result = await withSafeRetry(() => deps.engine.chat(target.target, req, signal), { signal });
   } catch (err) {
     const retry = signal.aborted ? undefined : await scheduleRetry(deps, run, token, seq, err, ctx.retryDeadline);

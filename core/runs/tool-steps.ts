@@ -10,18 +10,14 @@ import { insertStep, updateStep } from './repo/steps.ts';
 import { iso, type RunCtx } from './steps.ts';
 import { RunFailure, type StepRow } from './types.ts';
 
-/** Tool calls of the last model step that have no completed result yet (in the model's order). */
+/** Calls without a completed result, in the model's order. */
 export function pendingCalls(model: StepRow, all: StepRow[]): { call: NonNullable<AssistantOutput['tool_calls']>[number]; step: StepRow | undefined }[] {
   const out = JSON.parse(model.output!) as AssistantOutput;
   const byCall = new Map(all.filter((s) => s.kind === 'tool' && s.seq > model.seq).map((s) => [s.call_id, s]));
   return (out.tool_calls ?? []).map((call) => ({ call, step: byCall.get(call.id) })).filter((p) => !p.step || p.step.status === 'waiting_approval');
 }
 
-/**
- * A tool step found `started` without a result (its executor died mid-call) of a tool that says
- * what to record then (run_code): completed with that note, not run again. Returns the completed
- * row, or undefined when the tool has no such rule (the run then fails as ambiguous).
- */
+/** Records the tool's own note for an interrupted step; undefined: the run fails as ambiguous. */
 export async function completeInterrupted(ctx: RunCtx, version: AgentVersion, step: StepRow): Promise<StepRow | undefined> {
   const tool = version.tools.find((t) => t.name === step.name);
   const note = tool && ctx.deps.tool(tool.type)?.interrupted?.();
@@ -43,7 +39,7 @@ export async function runTools(ctx: RunCtx, version: AgentVersion, pending: Retu
     const def = tool && deps.tool(tool.type);
     let stepSeq: number;
     if (step) {
-      // Waiting for approval: continue only on a verified approval (the decision path sets it).
+      // Continue only on a verified approval.
       const a = await latestApproval(deps.db, run.id, step.seq);
       const ok = a?.status === 'approved' && verifyDecision(deps.approvalKey, { approvalId: a.id, runId: run.id, stepSeq: step.seq, decision: 'approved', decidedBy: a.decided_by ?? '', decidedAt: a.decided_at ?? '' }, a.signature);
       if (!ok) throw new RunFailure('approval_invalid', 'The tool call was resumed without a valid approval decision.');

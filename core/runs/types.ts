@@ -58,7 +58,7 @@ export interface EventRow {
   created_at: string;
 }
 
-/** The executor lost ownership of the run (it was timed out, abandoned or reclaimed): stop quietly. */
+/** Ownership lost: stop quietly. */
 export class Fenced extends Error {
   constructor(runId: string) {
     super(`run ${runId} is no longer owned by this executor`);

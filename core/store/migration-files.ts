@@ -3,11 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dialect } from './types.ts';
 
-/**
- * Where migrations come from. From source they are the numbered SQL files under migrations/;
- * the single executable has no migrations/ beside it, so build.mjs inlines the same data as
- * `globalThis.__SVC_MIGRATIONS__` (built with `readMigrationsFromDisk`).
- */
+/** migrations/ from source; the single executable has them inlined by build.mjs. */
 
 export interface Migration {
   version: number;
@@ -20,11 +16,7 @@ export type MigrationSet = Record<Dialect, Migration[]>;
 const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
 const FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
-/**
- * Reads `<rootDir>/migrations/{sqlite,postgres}/NNNN_name.sql`, sorted by version. Throws when
- * a file name does not follow the pattern, a version repeats, or the dialects do not hold the same
- * versions: a migration missing from one dialect would leave the two stores on different schemas.
- */
+/** Throws unless both dialects hold the same versions, so the two schemas cannot drift. */
 export function readMigrationsFromDisk(rootDir: string): MigrationSet {
   return readMigrationsDir(join(rootDir, 'migrations'));
 }
@@ -60,7 +52,7 @@ function checkSameVersions(set: MigrationSet): void {
 
 let fromDisk: MigrationSet | undefined;
 
-/** The migrations this binary knows for `dialect`, sorted by version. */
+/** This binary's migrations for `dialect`, by version. */
 export function knownMigrations(dialect: Dialect): Migration[] {
   const inlined = (globalThis as { __SVC_MIGRATIONS__?: MigrationSet }).__SVC_MIGRATIONS__;
   if (inlined !== undefined) return [...inlined[dialect]].sort((a, b) => a.version - b.version);

@@ -5,17 +5,8 @@ import { StoreBusy, UniqueViolation, type Db, type Queryable } from './types.ts'
 export { knownMigrations, readMigrationsFromDisk, readMigrationsDir } from './migration-files.ts';
 export type { Migration, MigrationSet } from './migration-files.ts';
 
-/**
- * The schema migration runner, the same for both dialects.
- *
- * Each pending migration runs in its own transaction that inserts its `schema_migrations` row
- * *before* running the SQL. Two processes migrating at once (two replicas starting together)
- * therefore clash on the primary key: the loser's insert fails (PostgreSQL: it waits for the
- * winner's commit first; SQLite: BEGIN IMMEDIATE already queued it behind the winner), it rolls
- * back and counts the migration as applied by the other. No migration runs twice and none is half
- * applied. Migration files must not contain BEGIN/COMMIT, nor statements PostgreSQL refuses inside
- * a transaction (CREATE INDEX CONCURRENTLY).
- */
+/** The version row goes in first, so concurrent migrators clash on it (docs/operations.md).
+ * Files must not hold BEGIN/COMMIT or CREATE INDEX CONCURRENTLY: each runs in a transaction. */
 
 export interface MigrationRef {
   version: number;
@@ -33,7 +24,7 @@ export interface MigrationStatus {
   latest: number;
   pending: MigrationRef[];
   applied: AppliedMigrationRow[];
-  /** The database holds a version this binary does not know: it was migrated by a newer svc. */
+  /** A newer svc migrated the database. */
   newerThanBinary: boolean;
 }
 
@@ -54,7 +45,7 @@ export class MigrationError extends Error {
   }
 }
 
-/** How often a migration waits out a busy store (SQLite: another process's write lock). */
+/** Waits for another process's write lock. */
 const BUSY_RETRIES = 12;
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -63,7 +54,7 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at TEXT NOT NULL
 )`;
 
-/** Reports the schema state without changing anything (no table is created). */
+/** Read-only: creates no table. */
 export async function migrationStatus(db: Db, opts: MigrateOptions = {}): Promise<MigrationStatus> {
   const known = sorted(opts.migrations ?? knownMigrations(db.dialect));
   const applied = (await tableExists(db)) ? await readApplied(db) : [];
@@ -79,11 +70,7 @@ export async function migrationStatus(db: Db, opts: MigrateOptions = {}): Promis
   };
 }
 
-/**
- * Applies every pending migration in version order and returns those this call applied (not the
- * ones a concurrent migrator applied). Throws MigrationError when the database is newer than the
- * binary or a migration fails; migrations before the failing one stay applied.
- */
+/** Returns only what this call applied; on failure, earlier migrations stay applied. */
 export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<MigrationRef[]> {
   const known = sorted(opts.migrations ?? knownMigrations(db.dialect));
   await ensureTable(db);
@@ -136,8 +123,7 @@ async function ensureTable(db: Db): Promise<void> {
   try {
     await db.tx((q) => q.exec(CREATE_TABLE));
   } catch (err) {
-    // PostgreSQL: two concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog
-    // (unique violation on pg_type, or 42P07). The table exists either way.
+    // Concurrent CREATE TABLE IF NOT EXISTS can collide in PostgreSQL's catalog.
     if (await tableExists(db)) return;
     throw err;
   }

@@ -1,8 +1,4 @@
-/**
- * A FIFO async mutex. The stores share one connection (SQLite) or must hand out transactions in
- * order, and an async transaction body yields between statements: without this, a second caller's
- * BEGIN or statements would land inside the first caller's open transaction.
- */
+/** FIFO, so another caller's statements never land inside an open transaction. */
 export class Mutex {
   #locked = false;
   readonly #waiters: Array<() => void> = [];
@@ -24,7 +20,7 @@ export class Mutex {
     };
   }
 
-  /** Resolves the next time the lock is released (or at once when it is free). */
+  /** At the next release, or at once when free. */
   whenReleased(): Promise<void> {
     if (!this.#locked) return Promise.resolve();
     return new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
@@ -32,8 +28,7 @@ export class Mutex {
 
   #release(): void {
     this.#locked = false;
-    // Wake the plain-statement waiters first: their continuations are queued before the next
-    // lock holder's, so a waiting single statement runs before the next transaction begins.
+    // Plain statements first, so they run before the next transaction begins.
     for (const wake of this.#idleWaiters.splice(0)) wake();
     const next = this.#waiters.shift();
     if (next) {

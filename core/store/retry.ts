@@ -1,9 +1,6 @@
 import { UniqueViolation } from './types.ts';
 
-/**
- * Runs an insert that takes the next sequence number (`SELECT MAX(seq) + 1`) again when a
- * concurrent writer took the same number first. A few attempts: such races are rare and short.
- */
+/** Retries a `MAX(seq) + 1` insert that lost a race; such races are rare. */
 export async function retryOnUniqueViolation<T>(fn: () => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

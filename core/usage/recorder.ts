@@ -21,9 +21,7 @@ export interface UsageEvent extends UsageSplits {
   estimated?: boolean;
 }
 
-// Usage ids sort by time: rows append at the end of the primary-key index instead of landing at
-// random places in it (random ids made the batched insert a tenth of a gateway request's CPU).
-// The process tag and counter keep ids unique across processes writing at the same millisecond.
+// Time-sorted ids append to the index (docs/performance.md); tag and counter keep them unique.
 const PROCESS_TAG = newId('x').slice(2, 8);
 let counter = 0;
 function nextId(at: number): string {
@@ -32,11 +30,7 @@ function nextId(at: number): string {
 }
 const MAX_BATCH = 500;
 
-/**
- * Usage rows are written in batches off the response path: `record` only appends to memory; a
- * timer (or a full batch) writes them in one multi-row INSERT. `close` writes whatever is left, so
- * a graceful shutdown loses nothing; a failed write keeps the rows for the next attempt.
- */
+/** Batched off the response path; `close` flushes, and failed rows wait for the next try. */
 export class UsageRecorder {
   readonly #db: Db;
   readonly #log: Logger;
@@ -88,9 +82,7 @@ export class UsageRecorder {
     if (this.#pending.length > 0) await this.flush();
   }
 
-  /** A flush nobody awaits (timer, full batch): its failure is logged and retried inside flush();
-   * rethrown here it would be an unhandled rejection and end the process (seen when PostgreSQL
-   * restarts under a worker). */
+  /** Never rethrows: an unhandled rejection would end the process. */
   #background(): Promise<void> {
     return this.flush().catch(() => {});
   }

@@ -1,8 +1,4 @@
-/**
- * The gateway's lingua franca: OpenAI's Chat Completions wire shapes. Every provider adapter
- * translates to and from these; the Responses endpoint translates onto them. Only the fields the
- * gateway reads are typed; everything else passes through untouched (index signatures).
- */
+/** Chat Completions shapes every adapter translates to; untyped fields pass through untouched. */
 
 export type ChatRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
 
@@ -95,20 +91,10 @@ export interface ChatChunkToolCallDelta {
   function?: { name?: string; arguments?: string };
 }
 
-/**
- * Usage an upstream reported before its stream ended (Anthropic's message_start carries the input
- * counts), kept on a chunk under a symbol key so it never reaches the client (JSON.stringify skips
- * symbols). Accounting uses it when the stream stops before its final usage chunk — a client that
- * abandons streams must not get the input tokens it was billed for off its quota.
- */
+/** Early usage (a symbol, so never serialised): abandoning a stream must not dodge input tokens. */
 export const PARTIAL_USAGE: unique symbol = Symbol('partialUsage');
 
-/**
- * The upstream's own JSON text for a chunk that was passed on unchanged (one line, no newline), so
- * the chat route can write it as it came instead of re-serialising the parsed object: a streamed
- * answer is mostly such chunks. Set only by the parser that produced the chunk; a consumer that
- * changes a chunk must build a new one (as every translation here does), never edit it in place.
- */
+/** The chunk's upstream JSON, written as is; change a chunk only by building a new one. */
 export const RAW_JSON: unique symbol = Symbol('rawJson');
 
 export interface ChatChunk {

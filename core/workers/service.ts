@@ -12,14 +12,8 @@ import type { WorkerRow } from './repo.ts';
 import { checkSchedule } from './schedule.ts';
 import { checkNotifyUrl } from './validate.ts';
 
-/**
- * Workers (automations): an agent, an input template, an optional cron schedule, an optional
- * notification URL, and a webhook ref (`svc_whk_…`) shown once. Runs act as the Worker's owner.
- *
- * Who sees what: the owner sees their Workers, admins and owners of the workspace see them all;
- * anyone else gets 404. Changes need the owner (still member or higher) or an admin+ (403 for a
- * Worker one can see but not change).
- */
+/** Runs act as the owner. Owner and admin+ see a Worker, others get 404; changes need
+ * the owner (member+) or an admin+ (docs/workers.md). */
 
 export interface WorkerDeps {
   db: Db;
@@ -54,7 +48,7 @@ export type WorkerView = ReturnType<typeof view>;
 
 const iso = (d: WorkerDeps) => new Date(d.clock.now()).toISOString();
 
-/** The agent must be runnable (published, visible, member+) by the user the runs act as, in this workspace. */
+/** Runnable by the user the runs act as. */
 async function checkAgent(q: Queryable, agentId: string, userId: string, workspaceId: string): Promise<void> {
   const v = await runnableVersion(q, agentId, userId);
   if (!v || v.workspaceId !== workspaceId) throw new AppError('not_found', 'Agent not found (it must be published and runnable by the Worker\'s owner).', { field: 'agentId' });
@@ -126,7 +120,7 @@ export async function updateWorker(d: WorkerDeps, c: Caller, id: string, patch: 
   return view(next);
 }
 
-/** Soft delete; the ref hash is dropped so the ref is dead at once (and its slot free). */
+/** The ref hash goes, so the ref dies at once. */
 export async function deleteWorker(d: WorkerDeps, c: Caller, id: string): Promise<void> {
   await managedWorker(d.db, c, id);
   const now = iso(d);

@@ -3,7 +3,7 @@ import { SECRET_NAMES, defaultDataDir, envSchema, preprocessEnv, type EnvConfig,
 
 export type Secrets = Record<SecretName, string>;
 
-/** The resolved configuration every process works from. Secrets are filled in by `resolveSecrets`. */
+/** The resolved configuration; `resolveSecrets` fills in the secrets. */
 export interface Config extends EnvConfig {
   dbPath: string;
   secretsFile: string;
@@ -14,7 +14,7 @@ export interface Config extends EnvConfig {
   registrationModeValid: boolean;
 }
 
-/** Thrown when the environment cannot run the service; `problems` names every variable at fault. */
+/** The environment cannot run the service; `problems` names each bad variable. */
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
@@ -32,10 +32,7 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-/**
- * Parses and checks the environment. Collects every problem before failing, so an operator fixes
- * them in one pass instead of one restart per mistake.
- */
+/** Reports every problem at once, so an operator fixes all in one restart. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const input = preprocessEnv(env);
   defaultOriginsFromPort(input);
@@ -43,8 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const warnings: string[] = [];
   let parsed = envSchema.safeParse(input);
   if (!parsed.success) {
-    // Report the bad variables, then carry on with their defaults so the remaining checks
-    // (production secrets, origins) are reported in the same pass.
+    // Carry on with defaults so later checks report in the same pass.
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0] ?? 'environment');
       problems.push(`${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? null)})`);
@@ -82,7 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   if (new URL(e.SERVICE_APP_ORIGIN).origin === new URL(e.SERVICE_PREVIEW_ORIGIN).origin) {
     problems.push('SERVICE_PREVIEW_ORIGIN: must be a different origin from SERVICE_APP_ORIGIN (previews run untrusted code)');
   } else if (originHost(e.SERVICE_APP_ORIGIN) === originHost(e.SERVICE_PREVIEW_ORIGIN)) {
-    // One listener tells the two apart by host name alone, and cookies do not keep ports apart.
+    // The listener tells them apart by host; cookies ignore ports.
     problems.push('SERVICE_PREVIEW_ORIGIN: must use a different host name from SERVICE_APP_ORIGIN, not only another port or scheme (e.g. preview.example.com; see docs/preview.md)');
   }
   if (production) {
@@ -109,19 +105,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   return { config, warnings };
 }
 
-/** Unset origins follow the listener's port, so sign-up links work with PORT=9090 out of the box. */
+/** Unset origins follow PORT, so sign-up links work on any port. */
 function defaultOriginsFromPort(input: Record<string, unknown>): void {
   const port = /^\d+$/.test(String(input.PORT ?? '')) && Number(input.PORT) > 0 && Number(input.PORT) <= 65535 ? Number(input.PORT) : 8484;
   input.SERVICE_APP_ORIGIN ??= `http://localhost:${port}`;
   input.SERVICE_PREVIEW_ORIGIN ??= `http://preview.localhost:${port}`;
 }
 
-/** An origin's host name as the listener compares it: lower case, without a trailing dot. */
+/** Host as the listener compares it: lower case, no trailing dot. */
 export function originHost(origin: string): string {
   return new URL(origin).hostname.toLowerCase().replace(/\.$/, '');
 }
 
-/** Production: every secret set, long enough, and no two alike (one leak must not open another lock). */
+/** Every secret set, long, and distinct, so one leak opens one lock. */
 export function checkProductionSecrets(e: Partial<Record<SecretName, string | undefined>>): string[] {
   const problems: string[] = [];
   const seen = new Map<string, SecretName>();

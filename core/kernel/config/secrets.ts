@@ -11,11 +11,8 @@ export interface ResolvedSecrets {
   warning: string | undefined;
 }
 
-/**
- * Fills every secret. In production they all come from the environment (loadConfig has already
- * refused a missing one). In development a missing secret is generated once and kept in a 0600 file
- * beside the database, so sessions and encrypted keys survive restarts; a warning says so.
- */
+/** Production secrets come from the environment; development ones are generated once
+ * into a 0600 file, so sessions and encrypted keys survive restarts. */
 export function resolveSecrets(config: Config): ResolvedSecrets {
   const fromEnv: Partial<Secrets> = {};
   for (const name of SECRET_NAMES) if (config[name]) fromEnv[name] = config[name];

@@ -1,12 +1,7 @@
 import { Counter, Histogram, type CounterConfiguration, type HistogramConfiguration } from 'prom-client';
 
-/**
- * Hot-path series. prom-client validates and hashes the label object on every inc()/observe()
- * (even through a `labels()` child), which was ~4% of a gateway request's allocations. Here a
- * series is looked up once by a caller-built key and then counts in plain numbers; prom-client
- * sees the totals only when the registry is scraped. Every observation of a labelled series must
- * go through child() (mixing it with the prom-client calls for the same labels would split it).
- */
+/** Series counted in plain numbers, handed to prom-client at scrape (docs/performance.md).
+ * Observe a labelled series only through child(), or it splits. */
 export interface CounterChild {
   inc(n?: number): void;
 }
@@ -22,7 +17,7 @@ export class FastCounter<L extends string> extends Counter<L> {
     super(config);
   }
 
-  /** The series' child, created on first use: `labels` runs once per key. */
+  /** Created on first use; `labels` runs once per key. */
   child(key: string, labels: () => Record<L, string>): CounterChild {
     const s = this.#series.get(key);
     if (s !== undefined) return s.child;
@@ -70,7 +65,7 @@ export class FastHistogram<L extends string> extends Histogram<L> {
     this.#bounds = [...config.buckets].sort((a, b) => a - b);
   }
 
-  /** The series' child, created on first use: `labels` runs once per key. */
+  /** Created on first use; `labels` runs once per key. */
   child(key: string, labels: () => Record<L, string>): HistogramChild {
     const s = this.#series.get(key);
     if (s !== undefined) return s.child;
@@ -94,10 +89,7 @@ export class FastHistogram<L extends string> extends Histogram<L> {
     return series.child;
   }
 
-  // The shape prom-client's own export produces (bucket rows with `le`, then _sum and _count), so
-  // the registry formats these series exactly like any other histogram's.
-  // (getForPromString is prom-client's internal export step — the registry and get() both go
-  // through it — and is missing from its type declarations, hence the cast.)
+  // prom-client's own export shape; the method is internal and untyped, hence the cast.
   async getForPromString(): Promise<PromExport> {
     const base = await (Histogram.prototype as unknown as { getForPromString(this: unknown): Promise<PromExport> }).getForPromString.call(this);
     const name = this.#name;

@@ -1,16 +1,13 @@
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { FastCounter, FastHistogram, type CounterChild, type HistogramChild } from './fast.ts';
 
-/**
- * One Prometheus registry per process. Each area registers its own metrics here (HTTP now;
- * gateway, runs and queue later), so /api/admin/metrics is one scrape.
- */
+/** One registry per process, so /api/admin/metrics is one scrape. */
 export interface Metrics {
   registry: Registry;
   httpRequests: FastCounter<'method' | 'route' | 'status'>;
   httpDuration: FastHistogram<'method' | 'route' | 'status'>;
   authFailures: Counter<'surface' | 'reason'>;
-  /** The request counter and latency histogram children for one (method, route, status). */
+  /** Counter and latency children for one (method, route, status). */
   http(method: string, route: string, status: number): { count: CounterChild; duration: HistogramChild };
 }
 
@@ -18,9 +15,7 @@ export function createMetrics(opts: { defaults?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (opts.defaults !== false) {
     collectDefaultMetrics({ register: registry, prefix: 'svc_' });
-    // prom-client names three gauges `*_total`, a suffix Prometheus reserves for counters
-    // (`promtool check metrics` refuses them). Their unsuffixed siblings, labelled by type, carry
-    // the same numbers, so these are dropped rather than renamed.
+    // `*_total` gauges fail promtool; their unsuffixed siblings carry the same numbers.
     for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) registry.removeSingleMetric(`svc_nodejs_${name}`);
   }
   const m = {
@@ -45,10 +40,7 @@ export function createMetrics(opts: { defaults?: boolean } = {}): Metrics {
       registers: [registry],
     }),
   };
-  // Looked up without building anything: a key string and a labels closure per request were
-  // garbage on every call, the gateway's included. FastCounter/FastHistogram keep one child per
-  // key for good, so holding on to them here changes nothing. Bounded like the label sets
-  // (methods × route templates × statuses).
+  // Cached so a request builds no key or closure; bounded like the label sets.
   type Series = { count: CounterChild; duration: HistogramChild };
   const byMethod = new Map<string, Map<string, Map<number, Series>>>();
   return {

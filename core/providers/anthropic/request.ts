@@ -3,25 +3,8 @@ import { errorBody } from '../errors.ts';
 import { UpstreamError } from '../types.ts';
 import { ANTHROPIC_VERSION, type AnthropicBlock, type AnthropicMessage } from './types.ts';
 
-/**
- * Chat request → Anthropic Messages request.
- * - system and developer messages join (blank line between) into `system`.
- * - assistant `tool_calls` → `tool_use` blocks (arguments parsed; they must be JSON);
- *   `tool` messages → `tool_result` blocks in a user turn; consecutive user-side turns merge
- *   (Anthropic wants the results of one assistant turn in the single user turn after it).
- * - images: data: URLs → base64 blocks, http(s) URLs → url blocks.
- * - `max_tokens` is required: max_completion_tokens ?? max_tokens ?? 4096.
- * - `reasoning_effort` → `thinking` with a budget: minimal 1024, low 2048, medium 8192,
- *   high 24576 tokens. The budget must stay below max_tokens: with no caller limit, max_tokens
- *   grows to budget + 4096; under a caller limit the budget shrinks to fit, and thinking is left
- *   off when fewer than 1024 tokens (Anthropic's minimum budget) would remain. With thinking on,
- *   temperature and top_p are not sent (Anthropic refuses them alongside thinking).
- * - temperature is clamped to Anthropic's 0–1; `stop` → `stop_sequences`; `user` → metadata.user_id;
- *   tool_choice auto/required/none/{function} → auto/any/none/tool; parallel_tool_calls false →
- *   disable_parallel_tool_use. `seed` has no equivalent and is not sent.
- * - response_format json_object/json_schema has no Messages field: the instruction to answer
- *   with JSON only (and the schema) is appended to `system`.
- */
+/** Chat request → Anthropic Messages; the mapping is in docs/providers.md. Thinking
+ * budgets stay below max_tokens, and drop temperature and top_p (Anthropic refuses them). */
 export const THINKING_BUDGET = { minimal: 1024, low: 2048, medium: 8192, high: 24576 } as const;
 const DEFAULT_MAX_TOKENS = 4096;
 
@@ -169,7 +152,7 @@ function parseArgs(args: string, i: number): unknown {
   }
 }
 
-/** The caller's request cannot be expressed for this upstream: a 400 that was never sent. */
+/** Inexpressible for this upstream: a 400, never sent. */
 function invalid(param: string, message: string): UpstreamError {
   return new UpstreamError(400, errorBody(message, 'invalid_request_error', 'invalid_request', param), { noWork: false });
 }

@@ -1,11 +1,7 @@
 import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason } from '../../wire/openai.ts';
 import type { AnthropicResponse, AnthropicUsage } from './types.ts';
 
-/**
- * Anthropic Messages response → chat completion: text blocks joined into `content`, `tool_use`
- * blocks → `tool_calls` (input JSON-stringified), thinking kept out of `content` (exposed as
- * `reasoning_content`, the field DeepSeek and others use; SDKs ignore it).
- */
+/** Thinking goes to `reasoning_content` (DeepSeek's field, which SDKs ignore), not `content`. */
 export function toChatCompletion(r: AnthropicResponse, created = Math.floor(Date.now() / 1000)): ChatCompletion {
   let text = '';
   let hasText = false;
@@ -54,16 +50,8 @@ export function finishReason(stop: string | null | undefined): FinishReason {
   }
 }
 
-/**
- * Anthropic usage → OpenAI usage with the splits. Anthropic's input_tokens excludes cached input,
- * so prompt_tokens = input + cache_read + cache_creation; cached_tokens = cache_read (cache
- * writes are billed as input, not as a cache hit; they are kept as `cache_creation_tokens`).
- *
- * Thinking tokens: Anthropic bills them inside output_tokens and reports no separate count. When
- * the reply contained thinking, reasoning_tokens is estimated as output_tokens minus the visible
- * output (text and tool calls at ~4 characters a token), clamped to [0, output_tokens]. It is an
- * estimate of a sub-split only: totals stay exact. `visibleChars` undefined = no thinking = 0.
- */
+/** input_tokens excludes the cache, so it is added back; reasoning_tokens is an estimate
+ * (docs/providers.md). `visibleChars` undefined means no thinking. */
 export function toChatUsage(u: AnthropicUsage | undefined, visibleChars?: number): ChatUsage {
   const input = u?.input_tokens ?? 0;
   const read = u?.cache_read_input_tokens ?? 0;

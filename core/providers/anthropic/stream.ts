@@ -7,14 +7,8 @@ import type { AnthropicUsage } from './types.ts';
 
 type Delta = ChatChunk['choices'][number]['delta'];
 
-/**
- * Anthropic stream events → ChatChunks, one out per event in, as soon as it is complete:
- * message_start → role chunk; text_delta → content; content_block_start(tool_use) → a tool call
- * with id and name; input_json_delta → its arguments; thinking_delta → `reasoning_content`;
- * message_delta → finish_reason (and the final output count); message_stop → the usage chunk
- * (`choices: []`) and the end; ping is dropped; an `error` event throws. Tool calls are numbered
- * among tool_use blocks only (Anthropic's block index also counts text and thinking blocks).
- */
+/** One chunk per complete event; tool calls are numbered among tool_use blocks only,
+ * as Anthropic's block index also counts text and thinking. */
 export async function* anthropicChunks(provider: ProviderId, text: AsyncIterable<string>, created = Math.floor(Date.now() / 1000)): AsyncGenerator<ChatChunk> {
   const parser = new SseParser();
   let id = '';
@@ -43,7 +37,7 @@ export async function* anthropicChunks(provider: ProviderId, text: AsyncIterable
         model = String(m.model ?? '');
         usage = { ...m.usage };
         const first = chunk({ role: 'assistant', content: '' });
-        // The input is billed from here on, even if the stream is abandoned before message_stop.
+        // Input is billed from here, even if the stream is abandoned.
         first[PARTIAL_USAGE] = toChatUsage({ ...usage, output_tokens: 0 });
         yield first;
         return;
@@ -78,7 +72,7 @@ export async function* anthropicChunks(provider: ProviderId, text: AsyncIterable
         return; // signature_delta, citations_delta: nothing to carry
       }
       case 'message_delta': {
-        // Its usage is cumulative; newer API versions repeat the input counts here too.
+        // Cumulative; newer API versions repeat the input counts.
         if (ev.usage) usage = { ...usage, ...stripNulls(ev.usage) };
         if (ev.delta?.stop_reason !== undefined) yield chunk({}, finishReason(ev.delta.stop_reason));
         return;

@@ -4,28 +4,14 @@ import { SseParser } from '../sse.ts';
 import { DONE } from '../upstream-call.ts';
 import type { ProviderId } from '../types.ts';
 
-/**
- * OpenAI-style SSE text → ChatChunks, each handed out the moment its event is complete (no
- * buffering). Usage is normalised to OpenAI's `include_usage` form: upstreams that attach usage to
- * their last content chunk (Mistral, Together, some local servers) have it moved into a separate
- * final chunk with `choices: []`, so consumers find usage in one place. Ends at `data: [DONE]`; a
- * stream that stops before [DONE] without a finish_reason was cut and throws. `mapError` turns a
- * failure of `text` itself (the connection) into the error the caller throws.
- */
+/** Usage always in a final `choices: []` chunk, whichever way the upstream sends it;
+ * a stream ending before [DONE] and without finish_reason was cut, and throws. */
 export function openAiChunks(provider: ProviderId, text: AsyncIterable<string>, mapError?: (err: unknown) => unknown): AsyncIterableIterator<ChatChunk> {
   return new OpenAiChunkStream(provider, text[Symbol.asyncIterator](), mapError);
 }
 
-/**
- * An iterator class rather than an async generator: this is the hottest loop of a streamed call,
- * and a generator allocates a promise, an await and a result object per chunk on top of its own
- * frame (the sampling heap profile put ~8 KB of a streamed call's ~75 KB here). One upstream read
- * usually completes several events; they are parsed together and handed out from `queue`.
- * A failure after some events of a read were parsed (a bad event, a cut stream) is thrown once the
- * chunks before it have been handed out, as the generator did.
- * Like the upstream body it reads, it serves one next() at a time (a for-await loop, a
- * ReadableStream's pull): unlike an async generator it does not queue overlapping calls.
- */
+/** Not a generator: this is the hottest loop (docs/performance.md). Errors follow the chunks
+ * before them; one next() at a time, overlapping calls are not queued. */
 class OpenAiChunkStream implements AsyncIterableIterator<ChatChunk> {
   readonly #text: AsyncIterator<string>;
   readonly #mapError: ((err: unknown) => unknown) | undefined;
@@ -33,7 +19,7 @@ class OpenAiChunkStream implements AsyncIterableIterator<ChatChunk> {
   readonly #st: StreamState;
   #queue: ChatChunk[] = [];
   #at = 0;
-  /** Nothing more will be parsed: the text ended, failed, or the consumer returned. */
+  /** Text ended, failed, or the consumer returned. */
   #closed = false;
   #textOpen = true;
   #failure: unknown;
@@ -49,7 +35,7 @@ class OpenAiChunkStream implements AsyncIterableIterator<ChatChunk> {
   }
 
   next(): Promise<IteratorResult<ChatChunk>> {
-    // A chunk already parsed goes out without entering an async function (its frame and await).
+    // Parsed chunks skip the async function's frame and await.
     if (this.#at < this.#queue.length) return Promise.resolve({ value: this.#queue[this.#at++]!, done: false });
     return this.#pull();
   }
@@ -132,8 +118,7 @@ class OpenAiChunkStream implements AsyncIterableIterator<ChatChunk> {
   }
 }
 
-// An explicit state object and module-level functions rather than closures made per stream:
-// fewer per-call objects survive young-generation GCs.
+// No per-stream closures: fewer objects survive young GCs.
 interface StreamState {
   provider: ProviderId;
   pendingUsage: ChatChunk | undefined;
@@ -158,14 +143,14 @@ function handle(st: StreamState, data: string): ChatChunk | undefined {
   if (!Array.isArray(choices)) throw badResponse(st.provider, 'a stream chunk without choices');
   for (const c of choices) if (c.finish_reason) st.finished = true;
   if (chunk.usage && choices.length > 0) {
-    // Usage riding on a content chunk: split it off into the trailing usage chunk.
+    // Usage on a content chunk moves to the trailing one.
     st.pendingUsage = usageChunk(chunk, chunk.usage);
     chunk = { ...chunk };
     delete chunk.usage;
     return chunk;
   }
   if (chunk.usage) st.pendingUsage = undefined;
-  // Unchanged: its own text can go out as it came (a multi-line data field cannot: one SSE line).
+  // Unchanged and one line, so its text goes out as it came.
   if (data.indexOf('\n') === -1) chunk[RAW_JSON] = data;
   return chunk;
 }

@@ -11,7 +11,7 @@ export async function dropHitsUpTo(q: Queryable, key: string, edgeIso: string): 
   await q.run('DELETE FROM rate_limit_hits WHERE key = ? AND at <= ?', [key, edgeIso]);
 }
 
-/** The key's hit count and oldest hit (not every row: that made a start cost O(limit)). */
+/** Count and oldest only: every row made a start O(limit). */
 export async function hitWindow(q: Queryable, key: string): Promise<{ n: number | string; oldest: string | null } | undefined> {
   return q.one<{ n: number | string; oldest: string | null }>('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM rate_limit_hits WHERE key = ?', [key]);
 }
@@ -20,7 +20,7 @@ export async function insertHit(q: Queryable, key: string, atIso: string): Promi
   await q.run('INSERT INTO rate_limit_hits (key, at) VALUES (?, ?)', [key, atIso]);
 }
 
-/** Maintenance: hits older than the window never count again. Returns the rows deleted. */
+/** Deletes hits past the window; returns the count. */
 export async function pruneRateLimitHits(q: Queryable, beforeIso: string): Promise<number> {
   return (await q.run('DELETE FROM rate_limit_hits WHERE at < ?', [beforeIso])).changes;
 }

@@ -1,11 +1,7 @@
 import type { Queryable, RunResult, SqlValue } from '../../store/types.ts';
 import { Fenced, type RunRow, type RunStatus } from '../types.ts';
 
-/**
- * The runs table's SQL. Every write an executor makes is fenced on (run id, claim token, status
- * running): once a run is timed out, abandoned or reclaimed, the old executor's writes match
- * nothing and it stops (`Fenced`).
- */
+/** Executor writes are fenced on (id, token, running), so a replaced executor stops. */
 
 export const OWNED = 'id = ? AND claim_token = ? AND status = ?';
 
@@ -46,7 +42,7 @@ export async function callerRunDurable(q: Queryable, runId: string, agentId: str
   return q.one<{ id: string; durable: number }>('SELECT id, durable FROM runs WHERE id = ? AND agent_id = ? AND user_id = ?', [runId, agentId, userId]);
 }
 
-// The three ways out of waiting_input; no change when the run no longer waits for this approval.
+// Out of waiting_input; no-ops unless it waits for this approval.
 
 export async function requeueApproved(q: Queryable, runId: string, approvalId: string): Promise<RunResult> {
   return q.run(`UPDATE runs SET status = 'queued', claim_token = NULL, approval_id = NULL WHERE id = ? AND status = 'waiting_input' AND approval_id = ?`, [runId, approvalId]);
@@ -67,7 +63,7 @@ export async function cancelRejected(q: Queryable, runId: string, approvalId: st
   );
 }
 
-/** Maintenance: runs still running past `edgeIso` whose executor is gone → timed_out. */
+/** Overdue runs whose executor is gone → timed_out. */
 export async function timeOutOverdue(q: Queryable, nowIso: string, edgeIso: string): Promise<{ id: string }[]> {
   return q.all<{ id: string }>(
     `UPDATE runs SET status = 'timed_out', error_code = 'execution_time_limit', finished_at = ?,
@@ -101,7 +97,7 @@ export async function setWorker(q: Queryable, runId: string, workerId: string): 
 export type RunsWhere = { runId: string } | { agentId: string; userId: string };
 const whereOf = (w: RunsWhere): [string, string[]] => ('runId' in w ? ['id = ?', [w.runId]] : ['agent_id = ? AND user_id = ?', [w.agentId, w.userId]]);
 
-/** Is any of them still running since before `edgeIso`? (a read, before taking the write lock) */
+/** A read, before taking the write lock. */
 export async function anyRunningSince(q: Queryable, w: RunsWhere, edgeIso: string): Promise<boolean> {
   const [cond, params] = whereOf(w);
   return !!(await q.one(`SELECT 1 AS x FROM runs WHERE ${cond} AND status = 'running' AND running_since < ? LIMIT 1`, [...params, edgeIso]));
@@ -131,7 +127,7 @@ export async function recentRuns(q: Queryable, agentId: string, userId: string):
 /** A row of the workbench's run list: the run and its agent's name. */
 export type RunListRow = RunRow & { agent_name: string };
 
-/** The user's runs in a workspace, newest first, after the cursor (created_at, id) when given. */
+/** Newest first, after the (created_at, id) cursor. */
 export async function runsPage(
   q: Queryable,
   f: { userId: string; workspaceId: string; limit: number; agentId?: string | undefined; cursor?: { createdAt: string; id: string } | undefined },
@@ -152,7 +148,7 @@ export async function runOwner(q: Queryable, runId: string): Promise<{ agent_id:
   return q.one<{ agent_id: string; user_id: string; workspace_id: string }>('SELECT agent_id, user_id, workspace_id FROM runs WHERE id = ?', [runId]);
 }
 
-/** The run with its agent's name (null once the agent row is gone), for the run page. */
+/** `agent_name` is null once the agent is gone. */
 export async function runWithAgentName(q: Queryable, runId: string): Promise<(RunRow & { agent_name: string | null }) | undefined> {
   return q.one<RunRow & { agent_name: string | null }>('SELECT r.*, a.name AS agent_name FROM runs r LEFT JOIN agents a ON a.id = r.agent_id WHERE r.id = ?', [runId]);
 }

@@ -8,8 +8,7 @@ export async function steps(q: Queryable, runId: string): Promise<StepRow[]> {
   return q.all<StepRow>('SELECT * FROM run_steps WHERE run_id = ? ORDER BY seq', [runId]);
 }
 
-/** Inserts a step only while the run is owned (one statement: fenced and atomic). A model step's
- * input and output must be `JSON.stringify` text: the run read splices them as stored (read-json.ts). */
+/** Fenced in one statement; model input and output must be `JSON.stringify` text (read-json.ts). */
 export async function insertStep(q: Queryable, token: string, s: Pick<StepRow, 'run_id' | 'seq' | 'kind' | 'status' | 'name' | 'call_id' | 'input' | 'provider' | 'model' | 'started_at'>): Promise<void> {
   const r = await q.run(
     `INSERT INTO run_steps (run_id, seq, kind, status, name, call_id, input, provider, model, started_at)
@@ -38,8 +37,7 @@ export async function updateStep(
   if (r.changes !== 1) throw new Fenced(runId);
 }
 
-/** Removes the ledger row of a model call that provably did no work (the provider refused it
- * before serving anything), so a retry sends it again; fenced like every executor write. */
+/** Only for `noWork` calls, so the retry sends it again. */
 export async function dropUnservedStep(q: Queryable, token: string, runId: string, seq: number): Promise<void> {
   const r = await q.run(
     `DELETE FROM run_steps WHERE run_id = ? AND seq = ? AND status = 'started' AND kind = 'model'
@@ -49,7 +47,7 @@ export async function dropUnservedStep(q: Queryable, token: string, runId: strin
   if (r.changes !== 1) throw new Fenced(runId);
 }
 
-/** Closes the tool step whose approval was rejected (not fenced: the run waits, unowned). */
+/** Not fenced: a waiting run has no owner. */
 export async function rejectWaitingStep(q: Queryable, runId: string, seq: number, output: string, nowIso: string): Promise<void> {
   await q.run(`UPDATE run_steps SET status = 'rejected', output = ?, finished_at = ? WHERE run_id = ? AND seq = ? AND status = 'waiting_approval'`, [
     output,
@@ -76,8 +74,7 @@ export interface ModelUsageRow {
   model_calls: number;
 }
 
-/** Token sums and model-call count per run (only runs that made a model call). A second query
- * rather than GROUP BY r.*: PostgreSQL would need every runs column listed in the GROUP BY. */
+/** A second query: GROUP BY r.* would need every column listed on PostgreSQL. */
 export async function modelUsageByRun(q: Queryable, runIds: readonly string[]): Promise<ModelUsageRow[]> {
   return q.all<ModelUsageRow>(
     `SELECT run_id, SUM(input_tokens) AS input_tokens, SUM(cached_tokens) AS cached_tokens, SUM(output_tokens) AS output_tokens,

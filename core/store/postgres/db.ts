@@ -5,20 +5,14 @@ import { type Db, type Queryable, type Row, type RunResult, type Sql, type SqlVa
 import { isConnectionError, mapPgError } from './errors.ts';
 import { toPgPlaceholders } from './placeholders.ts';
 
-/**
- * The shared store for several replicas and workers: a `pg` pool per process.
- *
- * A transaction runs on one checked-out client. Inside a `tx` body, statements issued through
- * `db` itself (not only through the handle) also go to that client — found through
- * AsyncLocalStorage — so code behaves the same as on SQLite's single connection, and a nested
- * `tx` becomes a savepoint instead of a second connection that could wait on the first's locks.
- */
+/** Inside `tx`, `db` itself uses the transaction's client (AsyncLocalStorage), as on SQLite;
+ * a nested `tx` is a savepoint, not a connection waiting on the first's locks. */
 
 export interface PostgresDbOptions {
   poolSize: number;
-  /** Where errors of idle pooled clients (server restarts, network drops) are reported. */
+  /** Gets errors of idle pooled clients. */
   logger?: Logger;
-  /** How long to wait for a free pooled connection (or a new one) before StoreBusy. */
+  /** Wait for a connection before StoreBusy. */
   connectTimeoutMs?: number;
 }
 
@@ -29,17 +23,13 @@ interface TxFrame {
   notify?: Set<string>;
 }
 
-/** Least time between two NOTIFYs on a channel while calls keep coming (the first goes at once). */
+/** Least gap between NOTIFYs on a channel; the first goes at once. */
 const NOTIFY_GAP_MS = 5;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-/**
- * Counters are BIGINT (int8) and SUM() yields numeric; both arrive as strings by default. They are
- * parsed as JS numbers on this pool only — a global override would change every other pg user in
- * the process.
- */
+/** BIGINT and numeric as numbers, on this pool only: a global override affects every pg user. */
 const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
@@ -56,8 +46,7 @@ export function openPostgresDb(connectionString: string, opts: PostgresDbOptions
     idleTimeoutMillis: 30_000,
     application_name: 'svc',
   });
-  // An idle client that loses its connection emits 'error' on the pool; unhandled, that event
-  // would crash the process. The pool drops the client and opens a fresh one on demand.
+  // Unhandled, an idle client's 'error' would crash the process.
   pool.on('error', (err) => {
     opts.logger?.error('PostgreSQL idle connection failed', { err: { message: err.message, code: (err as { code?: string }).code } });
   });
@@ -101,12 +90,9 @@ export class PostgresDb implements Db {
     } catch (err) {
       throw mapPgError(err);
     }
-    // A client whose rollback failed may still be inside a transaction: destroy it, don't reuse it.
+    // A failed rollback may leave it in a transaction: destroy it.
     let broken: Error | undefined;
-    // pg-pool removes its idle 'error' listener while a client is checked out, so a connection
-    // lost between the statements of a transaction (server restart, pg_terminate_backend) would be
-    // an unhandled 'error' event and end the process. Note it instead: the next statement fails
-    // and the client is destroyed on release.
+    // pg-pool drops its 'error' listener at checkout; a lost connection would end the process.
     const onError = (err: Error) => {
       broken ??= err;
     };
@@ -160,9 +146,7 @@ export class PostgresDb implements Db {
             this.#notifying.delete(channel);
             return;
           }
-          // Under a stream of enqueues, one wake-up per NOTIFY_GAP_MS is enough: an awake worker
-          // keeps claiming until the table is empty. Back to back they cost a transaction (and a
-          // claim by every listener) per few enqueues.
+          // One wake-up per gap suffices: an awake worker claims until the table is empty.
           const wait = started + NOTIFY_GAP_MS - performance.now();
           if (wait <= 0) send();
           else setTimeout(send, wait);
@@ -197,7 +181,7 @@ export class PostgresDb implements Db {
       try {
         await frame.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
       } catch {
-        // The outer transaction fails on its next statement and rolls back as a whole.
+        // The outer transaction then fails and rolls back whole.
       }
       throw mapPgError(err);
     }
@@ -230,7 +214,7 @@ export class PostgresDb implements Db {
     }
   }
 
-  /** The simple protocol: several statements, no parameters (migrations, BEGIN/COMMIT). */
+  /** Simple protocol: several statements, no parameters. */
   async #script(target: pg.Pool | pg.PoolClient, sql: string): Promise<void> {
     try {
       await target.query(sql);
@@ -242,6 +226,6 @@ export class PostgresDb implements Db {
 
 function bind(params: readonly SqlValue[] | undefined): unknown[] | undefined {
   if (params === undefined || params.length === 0) return undefined;
-  // Booleans are stored as INTEGER 0/1 in both dialects; pg would send 'true', which INTEGER refuses.
+  // Booleans are INTEGER 0/1; pg would send 'true'.
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }

@@ -1,11 +1,6 @@
 import { StoreBusy, UniqueViolation } from '../types.ts';
 
-/**
- * Which PostgreSQL failures mean "the store is busy or unreachable, try again shortly" (503 +
- * Retry-After) rather than a bug: the server refusing or dropping connections, the pool's wait
- * running out, and lock contention (deadlock, serialization failure, NOWAIT) — the counterparts of
- * SQLITE_BUSY/LOCKED.
- */
+/** Busy or unreachable, so 503 + Retry-After rather than a bug: PostgreSQL's SQLITE_BUSY. */
 const BUSY_SQLSTATES = new Set([
   '08000', '08001', '08003', '08004', '08006', // connection exceptions
   '53300', // too_many_connections
@@ -23,7 +18,7 @@ export function mapPgError(err: unknown): unknown {
   return err;
 }
 
-/** True when the connection itself failed (the client must not go back to the pool). */
+/** The connection failed; the client must not return to the pool. */
 export function isConnectionError(err: unknown): boolean {
   const e = err instanceof StoreBusy ? err.cause : err;
   const code = (e as { code?: unknown } | null)?.code;
@@ -34,7 +29,7 @@ export function isConnectionError(err: unknown): boolean {
 function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && (BUSY_SQLSTATES.has(code) || NETWORK_CODES.has(code))) return true;
-  // Node reports a refused dual-stack connect as an AggregateError whose parts carry the code.
+  // A refused dual-stack connect is an AggregateError.
   if (err instanceof AggregateError) return err.errors.some(isBusy);
   return err instanceof Error && DROPPED.test(err.message);
 }

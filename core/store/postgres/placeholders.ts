@@ -1,9 +1,4 @@
-/**
- * Rewrites the store's `?` placeholders to PostgreSQL's `$1..$n`. SQL is written once for both
- * dialects; a `?` inside a string literal, a quoted identifier or a comment is text, not a
- * parameter, so those regions are copied unchanged. Rewrites are cached per SQL string: the same
- * few hundred statements run over and over.
- */
+/** `?` to `$n`, skipping literals, identifiers and comments; cached, as few statements recur. */
 const MAX_CACHED = 1000;
 const cache = new Map<string, string>();
 
@@ -38,11 +33,11 @@ function rewrite(sql: string): string {
   return out;
 }
 
-/** Returns the index just past the literal/identifier/comment starting at `i`, or `i + 1`. */
+/** Index past the quoted token or comment at `i`, else `i + 1`. */
 function skipQuotedOrComment(sql: string, i: number): number {
   const ch = sql[i];
   if (ch === "'" || ch === '"') {
-    // A doubled quote ('' or "") is an escaped quote inside the same token.
+    // A doubled quote is an escaped one.
     let j = i + 1;
     while (j < sql.length) {
       if (sql[j] === ch) {

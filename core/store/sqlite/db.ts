@@ -6,23 +6,15 @@ import Database from 'better-sqlite3';
 import { Mutex } from '../mutex.ts';
 import { StoreBusy, UniqueViolation, type Db, type Queryable, type Row, type RunResult, type Sql, type SqlValue } from '../types.ts';
 
-/**
- * The embedded store: one better-sqlite3 connection per process, in WAL mode.
- *
- * better-sqlite3 is synchronous but the `Db` interface is async, and a transaction body awaits
- * between statements. On one shared connection anything run during that await would land inside
- * the open transaction, so: transactions queue on a mutex, and a plain statement from anyone but
- * the transaction's own async context waits until the transaction ends. The owner is recognised
- * through AsyncLocalStorage, so `db.all(...)` inside a `tx` body behaves like `q.all(...)` (the
- * same as the PostgreSQL store) instead of deadlocking on its own transaction.
- */
+/** One shared connection: others' statements wait out an open transaction; its owner,
+ * found by AsyncLocalStorage, may use `db` inside `tx` without deadlocking. */
 
 export interface SqliteDbOptions {
-  /** How long a statement or BEGIN IMMEDIATE waits for another process's write lock. */
+  /** Wait for another process's write lock. */
   busyTimeoutMs?: number;
   /** Prepared statements kept per connection (oldest evicted first). */
   statementCacheSize?: number;
-  /** Open an existing file without creating or changing anything (`svc doctor`). */
+  /** Change nothing (`svc doctor`). */
   readonly?: boolean;
 }
 
@@ -42,8 +34,7 @@ export function openSqliteDb(path: string, opts: SqliteDbOptions = {}): Db {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     ownerOnly(path);
   }
-  // The single-executable build dlopens the embedded addon itself and hands it over here;
-  // from source, better-sqlite3 finds its own prebuild.
+  // The single executable hands over its embedded addon.
   const addon = (globalThis as { __SVC_SQLITE_ADDON__?: object }).__SVC_SQLITE_ADDON__;
   const options: Database.Options = { timeout: busyTimeoutMs, ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}) };
   if (addon !== undefined) (options as { nativeBinding?: unknown }).nativeBinding = addon;
@@ -60,11 +51,7 @@ export function openSqliteDb(path: string, opts: SqliteDbOptions = {}): Db {
   return new SqliteDb(conn, busyTimeoutMs, opts.statementCacheSize ?? DEFAULT_STATEMENT_CACHE);
 }
 
-/**
- * The file holds password hashes, sealed keys and every run's text: it is created 0600 before
- * SQLite opens it (SQLite gives the -wal and -shm files the database file's mode), and a file
- * left group- or world-readable by an older version is tightened, with its -wal and -shm.
- */
+/** 0600 before SQLite opens it (-wal and -shm copy its mode): it holds hashes and keys. */
 function ownerOnly(path: string): void {
   closeSync(openSync(path, 'a', 0o600));
   for (const p of [path, `${path}-wal`, `${path}-shm`]) {
@@ -146,7 +133,7 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    // Let a running transaction finish rather than cutting it off mid-way.
+    // Let a running transaction finish.
     const release = await this.#mutex.lock();
     try {
       this.#closed = true;
@@ -157,17 +144,12 @@ export class SqliteDb implements Db {
     }
   }
 
-  /** A plain statement waits while another caller's transaction is open on the shared connection. */
+  /** Waits out another caller's open transaction. */
   async #awaitTurn(): Promise<void> {
     while (this.#open !== null && this.#open !== this.#als.getStore()) await this.#mutex.whenReleased();
   }
 
-  /**
-   * BEGIN IMMEDIATE takes the write lock up front, so a read-then-write body never meets
-   * SQLITE_BUSY half-way. It is tried without SQLite's busy handler and retried on a timer, because
-   * the busy handler sleeps synchronously: it would freeze the event loop for up to the whole budget
-   * (and never let a second connection in the same process finish its transaction).
-   */
+  /** Write lock up front, retried on a timer: SQLite's busy handler would block the event loop. */
   async #beginImmediate(): Promise<void> {
     const deadline = Date.now() + this.#busyTimeoutMs;
     let delay = 1;
@@ -201,7 +183,7 @@ export class SqliteDb implements Db {
     }
   }
 
-  /** The handle a tx body gets; it refuses use after its transaction ended. */
+  /** Refuses use after its transaction ended. */
   #handle(frame: TxFrame): Queryable {
     const check = () => {
       if (!frame.active) throw new Error('transaction handle used after the transaction ended');
@@ -263,8 +245,7 @@ export class SqliteDb implements Db {
     try {
       this.#conn.exec(sql);
     } catch {
-      // The original error is the one worth reporting; a failed rollback leaves SQLite to roll
-      // back on its own when the transaction is abandoned.
+      // Report the original error; SQLite rolls back abandoned transactions.
     }
   }
 
@@ -297,7 +278,7 @@ function bind(params: readonly SqlValue[] | undefined): BindValue[] {
   });
 }
 
-/** Translates SQLite's error codes into the store's dialect-neutral errors. */
+/** SQLite codes to the store's dialect-neutral errors. */
 export function mapSqliteError(err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return err;
