@@ -149,10 +149,12 @@ for (const store of ['sqlite', 'postgres'] as const) {
       await g.close();
       const id = await start(gated);
       let n = 0;
+      let seen = 0;
       const open = async () => ['queued', 'running'].includes((await read(gated, id)).run.status);
       while (await open()) {
-        const seen = await retries(gated, id);
         await until(async () => (await retries(gated, id)) > seen || !(await open()), 'a retry or the end', 10_000);
+        // Counted before the clock moves: the next retry needs the jump, so it cannot be missed.
+        seen = await retries(gated, id);
         e.g.fx.clock.advance(76_000); // past the longest backoff (60 s + 25% jitter)
         assert.ok(++n < 40, 'bounded');
       }
