@@ -11,11 +11,8 @@ const LENGTH = String(Buffer.byteLength(BODY));
 const ROUTES: Record<string, string> = { '/api/health': '/api/health', '/api/health/live': '/api/health/live' };
 
 /**
- * GET /api/health and /api/health/live on plain node:http. Liveness probes arrive every few
- * seconds from every load balancer and orchestrator; building a Web Request and Response and
- * walking the middleware chain for a constant answer tripled their cost. The answer, the request
- * id, the access-log line and the HTTP metrics are the Hono route's (http-fast-health.test.ts
- * compares them); anything else — HEAD, a query string — goes to Hono.
+ * Frequent probes, which Hono made three times dearer. Same answer, log and metric as Hono's
+ * (http-fast-health.test.ts); HEAD or a query string go to Hono.
  */
 export function healthLane(core: Core): FastLane {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -33,12 +30,7 @@ export function healthLane(core: Core): FastLane {
 
 const READY = '/api/health/ready';
 
-/**
- * GET /api/health/ready, the same way: readiness probes are as frequent as liveness probes, and
- * answering them here means a freshly started `svc serve` that only sees probes never loads the
- * Hono app (daemon/server.ts loads it on the first other request). `readiness` is the one the Hono
- * route uses (createApp passes both the same instance), so they share the status cache.
- */
+/** A probe-only `svc serve` never loads Hono; shares Hono's `readiness`, so its status cache. */
 export function readinessLane(core: Core, readiness: () => Promise<Readiness>): FastLane {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' || req.url !== READY) return false;
@@ -57,8 +49,7 @@ export function readinessLane(core: Core, readiness: () => Promise<Readiness>): 
         res.end(text);
         recordRequest(core, 'GET', READY, READY, READY, status, start, requestId);
       },
-      // createReadiness turns every failure into a not-ready answer and never rejects; should that
-      // change, fail loudly rather than answer a probe with a made-up status.
+      // createReadiness never rejects; should it, fail loudly rather than make up a status.
       (err: unknown) => {
         core.log.error('readiness check threw', { error: err, requestId });
         res.destroy();
