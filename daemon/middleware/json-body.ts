@@ -16,8 +16,8 @@ export function fieldPath(path: readonly PropertyKey[]): string | undefined {
 }
 
 /**
- * Every bad input is a 4xx (docs/limits.md). The 415 also stops cross-site form posts:
- * application/json needs a preflight, which Hono's c.req.json() would not.
+ * Every bad input is a 4xx (docs/limits.md). The 415 also stops cross-site form posts,
+ * which cannot send application/json without a preflight (c.req.json() takes text/plain).
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   const value = await readJsonValue(c);
