@@ -3,10 +3,8 @@ import { problemsText } from '../command.ts';
 import { migrate as applyMigrations, migrationStatus, openDb, type Db, type MigrationStatus } from '../../core/store/index.ts';
 
 /**
- * `svc migrate` applies pending migrations; `svc migrate --status` lists every migration and
- * whether it is applied, changing nothing. Exit code 1 on any failure, including a database that a
- * newer svc migrated (this binary must not touch it). Pending migrations under --status are not a
- * failure: `svc doctor` and the readiness check report those.
+ * Exit 1 on failure, including a database a newer svc migrated (never touch it). Pending
+ * migrations under --status are not one: doctor and readiness report those.
  */
 export interface MigrateCommandOptions {
   status?: boolean;
@@ -39,7 +37,7 @@ export async function migrate(opts: MigrateCommandOptions = {}, io: MigrateIo = 
     process.exitCode = 1;
     return;
   }
-  // The PostgreSQL URL usually holds a password: name the variable, never its value.
+  // It usually holds a password: name the variable, never its value.
   const store = config.SERVICE_STORE === 'sqlite' ? `sqlite (${config.dbPath})` : 'postgres (DATABASE_URL)';
 
   let db: Db;
