@@ -31,7 +31,7 @@ export interface AppOptions {
   routes?: (app: App, core: Core, services: Services) => void;
 }
 
-/** The envelope comes first: later lines carry its request id, and it sees the final status. */
+/** Envelope first: everything after carries its request id; it sees the final status. */
 export function createApp(core: Core, services: Services, opts: AppOptions = {}): App {
   const app = new Hono<AppEnv>();
   const readiness = createReadiness(core, opts.readiness);

@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
 /**
- * The TCP peer: X-Forwarded-For is the client's to write. Behind a trusted proxy, its
- * last entry, the proxy's own. Tests' `app.request` has no socket.
+ * The TCP peer: clients write X-Forwarded-For themselves.
+ * Behind a trusted proxy, its last entry, which the proxy added.
  */
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {

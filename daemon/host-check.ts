@@ -1,8 +1,8 @@
 import { AppError } from '../core/kernel/errors.ts';
 
 /**
- * DNS rebinding: answer only the app, preview and loopback names (docs/operations.md).
- * Free of Hono, so the node:http fast path applies the same rules.
+ * Against DNS rebinding, only our own host names (docs/operations.md).
+ * Free of Hono, so the fast lane applies the same rules.
  */
 export type HostKind = 'app' | 'preview' | 'loopback';
 
@@ -100,9 +100,9 @@ export interface HostPolicyConfig {
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-// Balancers probe with any Host (often an IP); probes reveal nothing, so any Host passes.
+// Balancers probe with any Host; probes reveal nothing, so any passes.
 const PROBES = new Set(['/api/health', '/api/health/live', '/api/health/ready']);
-// The credential is the path, nothing ambient to borrow: Origin is not checked.
+// The path is the credential: nothing ambient to borrow, Origin unchecked.
 const PATH_CREDENTIAL = '/api/public/webhooks/';
 
 export const misdirected = () =>
@@ -111,8 +111,8 @@ export const originRefused = () =>
   new AppError('origin_refused', 'Cross-origin request refused: state-changing requests must come from the app origin (SERVICE_APP_ORIGIN).');
 
 /**
- * Both HTTP paths: the error to answer (421, 403) or the host kind. A forwarded Host can
- * only refuse more; the Origin rule is in docs/operations.md.
+ * The error to answer (421, 403), or the host kind; rules in docs/operations.md.
+ * A forwarded Host can only refuse more.
  */
 export function hostPolicy(config: HostPolicyConfig): (req: RequestFacts) => HostKind | AppError {
   const classify = hostClassifier(config.SERVICE_APP_ORIGIN, config.SERVICE_PREVIEW_ORIGIN);

@@ -2,7 +2,7 @@ import type { Core } from '../core/index.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
 import type { Services } from '../core/services.ts';
 
-/** serve and worker both run one; leader election picks who ticks. Stops before the store closes. */
+/** serve and worker both run one; leader election picks who enqueues. */
 export function startScheduler(core: Core, services: Services): Scheduler {
   const s = services.scheduler;
   s.start();

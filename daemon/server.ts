@@ -9,8 +9,8 @@ import { previewHostMatcher } from './preview/host.ts';
 import { previewHandler, type PreviewHandler } from './preview/serve.ts';
 
 /**
- * Bound only what the client sends: streams and in-request runs are never cut.
- * Keep-alive outlasts a balancer's 60 s idle timeout, so it closes first (docs/operations.md).
+ * Only what the client sends is bounded; streams are never cut.
+ * Keep-alive outlasts balancers' 60 s, so they close first (docs/operations.md).
  */
 export const SERVER_TIMEOUTS = {
   headersTimeout: 15_000,
@@ -24,7 +24,7 @@ export interface ServerHandle {
   port: number;
   host: string;
   server: Server;
-  /** Drains, then destroys what is left at the deadline (`forced`); the store stays open. */
+  /** Drains, then destroys what is left (`forced`); the store stays open. */
   close(timeoutMs?: number): Promise<{ forced: boolean }>;
 }
 
@@ -40,8 +40,8 @@ export interface StartOptions {
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * Probes are answered at once; the Hono app, undici and the gateway load on the first other
- * request, which a probe-only replica never sends (savings in docs/operations.md).
+ * Probes answer at once; Hono, undici and the gateway load on the first other request.
+ * A probe-only replica never pays for them (docs/operations.md).
  */
 export async function startServer(core: Core, services: Services, opts: StartOptions): Promise<ServerHandle> {
   let handler: Handler | undefined;
@@ -59,7 +59,7 @@ export async function startServer(core: Core, services: Services, opts: StartOpt
         if (!fast?.(req, res)) void hono(req, res);
       });
     })());
-  // A caller's app is built already: its own fast path applies at once.
+  // A caller's app is built: its fast lane applies at once.
   if (opts.app) await load();
   const early = opts.fastPath === false ? undefined : firstOf(healthLane(core), readinessLane(core, createReadiness(core)));
   const forPreview = previewHostMatcher(core.config);
@@ -85,13 +85,13 @@ export async function startServer(core: Core, services: Services, opts: StartOpt
     },
     (req, res) => {
       track(res);
-      // Preview (untrusted code) first: no app route, fast path or probe answers there.
+      // Preview first: no app route or probe answers untrusted code's origin.
       if (forPreview(req)) return (preview ??= previewHandler(core, services.preview))(req, res);
       if (handler) return handler(req, res);
       if (early?.(req, res)) return;
       load().then(
         (h) => h(req, res),
-        // Only a broken build (a missing chunk): fail, don't hang; the next request retries.
+        // A broken build: fail rather than hang; the next request retries.
         (err: unknown) => {
           loading = undefined;
           core.log.error('HTTP app failed to load', { error: err });
@@ -122,7 +122,7 @@ export async function startServer(core: Core, services: Services, opts: StartOpt
         core.log.warn('shutdown deadline reached; closing remaining connections', { inflight, timeoutMs });
         server.closeAllConnections();
       }, timeoutMs);
-      // Also drops idle keep-alive sockets (Node ≥ 19); calls back once all have ended.
+      // Also drops idle keep-alive sockets (Node ≥ 19).
       server.close(() => {
         clearTimeout(deadline);
         resolve({ forced });

@@ -4,8 +4,8 @@ import { SSE_DONE, sseChunk } from './routes/v1/chat.ts';
 import { sseErrorEvent } from './routes/v1/sse.ts';
 
 /**
- * Late failures become an error event; a gone client aborts the upstream. The first chunk is
- * uncorked at once, later ones batched per tick (docs/limits.md).
+ * Late failures become an error event; a gone client aborts the upstream.
+ * First chunk uncorked at once, the rest batched per tick (docs/limits.md).
  */
 export async function writeChatStream(res: ServerResponse, chunks: AsyncIterable<ChatChunk>, headerFlush?: NodeJS.Immediate): Promise<void> {
   let isFirst = true;
@@ -21,7 +21,7 @@ export async function writeChatStream(res: ServerResponse, chunks: AsyncIterable
       isFirst = false;
       if (headerFlush) clearImmediate(headerFlush);
       const more = res.write(sseChunk(chunk));
-      // Node's deferred uncork still follows: uncorking an uncorked socket is a no-op.
+      // Node's own uncork follows; uncorking twice is harmless.
       res.socket?.uncork();
       if (!more) await drained(res);
     }
@@ -31,7 +31,7 @@ export async function writeChatStream(res: ServerResponse, chunks: AsyncIterable
   }
 }
 
-/** One upstream read's events leave as one write; `full` holds the upstream while the socket is. */
+/** One upstream read, one write; `full` pauses the upstream. */
 interface Batch {
   res: ServerResponse;
   text: string;

@@ -4,9 +4,9 @@ import type { Principal } from '../core/credentials/types.ts';
 /** Set by the daemon's middleware; Hono types never leave daemon/. */
 export interface AppEnv {
   Variables: {
-    /** Echoed in `x-request-id` and in every error body and log line of the request. */
+    /** In `x-request-id`, every error body and every log line. */
     requestId: string;
-    /** Set by the notFound handler so the access log reports no route template. */
+    /** Set by notFound: the access log reports no route template. */
     unmatched: boolean;
     /** The signed-in user (session routes). */
     user: User;
