@@ -7,14 +7,14 @@ import type { Metrics } from '../../core/kernel/metrics/registry.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-// Lands in logs and headers: nothing that splits a line, injects a header or smuggles markup.
+// Lands in logs and headers: nothing that could split or inject.
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function isValidRequestId(value: string | undefined | null): value is string {
   return typeof value === 'string' && VALID_REQUEST_ID.test(value);
 }
 
-// UUID-sized, refilled 256 at a time: ids need to be unique, not secret.
+// UUID-sized, 256 per refill: unique, not secret.
 const ID_BYTES = 16;
 const ids = Buffer.alloc(ID_BYTES * 256);
 let nextId = ids.length;
@@ -37,7 +37,7 @@ export function requestIdFor(incoming: string | undefined): string {
 // Unknown methods would be unbounded label values: keep the standard ones.
 const STANDARD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** `path` comes redacted, without query; `route` is for the log, `template` for the metric. */
+/** `path` redacted, no query; `route` for the log, `template` for the metric. */
 export function recordRequest(
   to: { log: Logger; metrics: Metrics },
   method: string,
@@ -81,14 +81,14 @@ export function errorBody(gateway: boolean, e: AppError, requestId: string | und
   return JSON.stringify(errorPayload(gateway, e, requestId));
 }
 
-/** The error answer's own headers (lower-case names); the caller adds rate and request id. */
+/** Lower-case names; the caller adds rate and request id. */
 export function errorHeaders(e: AppError): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const k in e.headers) headers[k.toLowerCase()] = e.headers[k]!;
   return headers;
 }
 
-/** A 5xx's cause goes to the log; the client gets only code and request id. */
+/** The log gets a 5xx's cause; the client only code and request id. */
 export function logServerError(log: Logger, err: unknown, e: AppError, requestId: string | undefined): void {
   if (e.status < 500) return;
   log.error(e.kind === 'unexpected' ? 'unhandled error' : e.message, {

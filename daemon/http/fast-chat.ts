@@ -18,13 +18,13 @@ import { redactPath } from './redact-path.ts';
 
 const PATH = '/api/v1/chat/completions';
 const LOGGED_PATH = redactPath(PATH);
-// Hono's access-log `route` by how far a request got; metrics always take the handler's.
+// Hono's access-log `route` by how far a request got.
 const AT_APP = '/*';
 const AT_V1 = '/api/v1/*';
 
 /**
- * Chat on plain node:http, skipping Hono's per-call cost (docs/architecture.md). Same functions,
- * same answers: test/integration/http-fast-chat.test.ts compares the two paths.
+ * Chat without Hono's per-call cost (docs/architecture.md).
+ * Same functions, same answers: http-fast-chat.test.ts compares the two.
  */
 export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps): FastLane {
   const authenticate = bearerAuth(core, creds, 'member');
@@ -61,7 +61,7 @@ export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps):
     } catch (thrown) {
       failure = thrown instanceof Error ? thrown : new Error('non-Error value thrown', { cause: thrown });
     }
-    // As /api/v1: a known key's answers carry rate headers, uncounted if refused before admission.
+    // As /api/v1: a known key's answers carry rate headers.
     if (principal && !rate) {
       try {
         rate = await rt.quota.headersFor(principal);
@@ -110,7 +110,7 @@ function flushHeaders(res: ServerResponse): void {
   if (!res.writableEnded && !res.destroyed) res.flushHeaders();
 }
 
-/** The headers this path reads; repeated ones joined with ", " as Web Headers do. */
+/** Repeated headers joined with ", ", as Web Headers do. */
 function pickHeaders(raw: string[]) {
   let authorization: string | undefined;
   let contentType: string | undefined;

@@ -3,7 +3,7 @@ import type { Core } from '../../core/index.ts';
 import { readinessAnswer, type Readiness } from '../readiness.ts';
 import { recordRequest, REQUEST_ID_HEADER, requestIdFor } from './envelope.ts';
 
-/** Handles the request and returns true, or returns false to leave it to the Hono app. */
+/** false leaves the request to Hono. */
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const BODY = JSON.stringify({ status: 'ok' });
@@ -11,8 +11,8 @@ const LENGTH = String(Buffer.byteLength(BODY));
 const ROUTES: Record<string, string> = { '/api/health': '/api/health', '/api/health/live': '/api/health/live' };
 
 /**
- * Frequent probes, which Hono made three times dearer. Same answer, log and metric as Hono's
- * (http-fast-health.test.ts); HEAD or a query string go to Hono.
+ * Probes are frequent, and Hono tripled their cost (docs/architecture.md).
+ * Same answer as Hono's; HEAD or a query string go to Hono.
  */
 export function healthLane(core: Core): FastLane {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -30,7 +30,7 @@ export function healthLane(core: Core): FastLane {
 
 const READY = '/api/health/ready';
 
-/** A probe-only `svc serve` never loads Hono; shares Hono's `readiness`, so its status cache. */
+/** A probe-only `svc serve` never loads Hono; `readiness` is Hono's, cache and all. */
 export function readinessLane(core: Core, readiness: () => Promise<Readiness>): FastLane {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' || req.url !== READY) return false;
@@ -49,7 +49,7 @@ export function readinessLane(core: Core, readiness: () => Promise<Readiness>): 
         res.end(text);
         recordRequest(core, 'GET', READY, READY, READY, status, start, requestId);
       },
-      // createReadiness never rejects; should it, fail loudly rather than make up a status.
+      // Never rejects; if it does, fail loudly, not with a made-up status.
       (err: unknown) => {
         core.log.error('readiness check threw', { error: err, requestId });
         res.destroy();
@@ -64,7 +64,7 @@ function requestIdOf(req: IncomingMessage): string {
   return requestIdFor(typeof incoming === 'string' ? incoming : undefined);
 }
 
-/** The first lane that takes the request wins; none → Hono. */
+/** None takes it → Hono. */
 export function firstOf(...lanes: FastLane[]): FastLane {
   return (req, res) => {
     for (const p of lanes) if (p(req, res)) return true;

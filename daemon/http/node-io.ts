@@ -4,7 +4,7 @@ import { unreadableBody } from '../middleware/json-body.ts';
 
 const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() does
 
-/** 413 as soon as the limit is crossed; the rest drains after the answer. */
+/** 413 as soon as the limit is crossed; the rest drains later. */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
@@ -22,7 +22,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** A whole answer at once; a body left unread is drained after it. */
+/** An unread body is drained after the answer. */
 export function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   headers['Content-Length'] = String(Buffer.byteLength(body));
   res.writeHead(status, headers);

@@ -1,6 +1,6 @@
-/** Share, webhook and preview paths carry credentials: the log keeps 4 characters of each. */
+/** Credentials in share, webhook and preview paths: the log keeps 4 characters. */
 
-// Anything else in a token's place is masked: unknown shapes are redacted, not leaked.
+// Anything else there is a token: unknown shapes are redacted, not leaked.
 const WEBHOOK_ROUTE_NAMES = new Set(['workers', 'agents', 'invitation-email']);
 const KEEP = 4;
 
@@ -8,7 +8,7 @@ function mask(segment: string): string {
   return `${segment.slice(0, KEEP)}…`;
 }
 
-/** Case, `//`, `\` and percent-escapes cannot slip past (logged decoded); strip the query first. */
+/** Case, `//`, `\` and escapes cannot slip past; strip the query first. */
 export function redactPath(path: string): string {
   const direct = redactDecoded(path.replaceAll('\\', '/'));
   if (direct !== undefined) return direct;
@@ -35,7 +35,7 @@ function decodeFully(path: string): string {
   return cur;
 }
 
-/** The redacted path when it is a credential path, else undefined. */
+/** undefined unless a credential path. */
 function redactDecoded(path: string): string | undefined {
   const parts = path.split('/');
   const seg: number[] = [];
