@@ -13,7 +13,7 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/** Never a session cookie: another origin's page cannot ride a signed-in browser here. */
+/** No cookies: other origins' pages cannot ride a signed-in browser. */
 export function requireBearer(core: Core, services: Services, kind: CredentialKind): MiddlewareHandler<AppEnv> {
   const authenticate = bearerAuth(core, services.credentials, kind);
   return async (c, next) => {
@@ -22,7 +22,7 @@ export function requireBearer(core: Core, services: Services, kind: CredentialKi
   };
 }
 
-/** Transport-free, so the fast lane uses it too: the principal, or a 401. */
+/** Transport-free, for the fast lane too; a 401 on failure. */
 export function bearerAuth(core: Core, deps: CredentialDeps, kind: CredentialKind): (authorization: string | undefined) => Promise<Principal> {
   return async (authorization) => {
     const token = bearerToken(authorization);

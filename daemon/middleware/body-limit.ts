@@ -12,8 +12,8 @@ export function tooLarge(limit: number): AppError {
 }
 
 /**
- * The gateway's limit is larger: prompts carry images. Content-Length is trusted, as Hono's
- * bodyLimit does (Node never delivers more); only a chunked body is counted as it streams.
+ * The gateway's limit is larger: prompts carry images. Content-Length is trusted,
+ * as in Hono's bodyLimit: Node never delivers more. Chunked bodies are counted.
  */
 export function bodyLimit(config: Pick<Config, 'SERVICE_BODY_LIMIT_BYTES' | 'SERVICE_GATEWAY_BODY_LIMIT_BYTES'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

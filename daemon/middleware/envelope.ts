@@ -7,8 +7,8 @@ import { redactPath } from '../http/redact-path.ts';
 import type { AppEnv } from '../types.ts';
 
 /**
- * Never the raw path: it carries tokens and would make a series per request. The handler is
- * the last non-ALL match, so a request refused by middleware still reports it.
+ * Never the raw path: tokens, and a series per request. The handler is the
+ * last non-ALL match, so requests refused by middleware still report it.
  */
 export function routeTemplate(c: Context<AppEnv>): string {
   if (c.get('unmatched')) return 'unmatched';
@@ -17,7 +17,7 @@ export function routeTemplate(c: Context<AppEnv>): string {
   return 'unmatched';
 }
 
-/** The Hono side of http/envelope.ts; records once `next()` has made errors into answers. */
+/** Records after `next()`, once errors are answers. */
 export function envelope(to: { log: Logger; metrics: Metrics }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const start = performance.now();
@@ -28,7 +28,7 @@ export function envelope(to: { log: Logger; metrics: Metrics }): MiddlewareHandl
       try {
         c.res.headers.set(REQUEST_ID_HEADER, id);
       } catch {
-        // A Response with immutable headers (e.g. one passed through from fetch): copy it.
+        // Immutable headers (a fetch Response passed through): copy it.
         const res = new Response(c.res.body, c.res);
         res.headers.set(REQUEST_ID_HEADER, id);
         c.res = res;

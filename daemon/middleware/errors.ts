@@ -14,7 +14,7 @@ const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
   408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 };
 
-/** Anything thrown → the AppError the client sees. Unknown errors become a generic 500. */
+/** Unknown errors become a generic 500. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (err instanceof UpstreamError) {
@@ -54,7 +54,7 @@ export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
   return errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${c.req.path.length > 200 ? 'this path' : c.req.path}.`));
 };
 
-/** Hono rethrows non-Errors (`throw 'text'`) as a bare 500; wrapped, onError answers them. */
+/** Hono rethrows non-Errors as a bare 500; wrapped, onError answers them. */
 export function wrapNonErrors(): MiddlewareHandler<AppEnv> {
   return async (_c, next) => {
     try {

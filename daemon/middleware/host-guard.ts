@@ -5,7 +5,7 @@ import type { AppEnv } from '../types.ts';
 
 /**
  * The Host header, not the URL: an absolute-form target sets the URL to anything.
- * Tests' `app.request` sends no Host, so the URL's is used.
+ * Tests' `app.request` sends none, hence the fallback.
  */
 export function hostGuard(core: Core): MiddlewareHandler<AppEnv> {
   const check = hostPolicy(core.config);

@@ -16,8 +16,8 @@ export function fieldPath(path: readonly PropertyKey[]): string | undefined {
 }
 
 /**
- * Every bad input is a 4xx (docs/limits.md). The 415 also stops cross-site form posts,
- * which cannot send application/json without a preflight (c.req.json() takes text/plain).
+ * Every bad input is a 4xx (docs/limits.md). The 415 stops cross-site form posts:
+ * text/plain needs no preflight, and c.req.json() would take it.
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   const value = await readJsonValue(c);
@@ -42,7 +42,7 @@ export async function readJsonValue(c: Context): Promise<unknown> {
   return parseJsonText(text);
 }
 
-/** 415 unless the Content-Type is JSON (checked before the body is read). */
+/** Checked before the body is read. */
 export function requireJsonContentType(header: string | undefined): void {
   if (!isJsonContentType(header)) {
     throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
@@ -62,7 +62,7 @@ export function parseJsonText(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    // The parser's own message quotes the body; it is not echoed back or logged.
+    // The parser's message quotes the body: never echoed or logged.
     throw badRequest('invalid_json', 'Request body is not valid JSON.');
   }
   checkJsonValue(value, text);

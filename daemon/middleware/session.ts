@@ -12,7 +12,7 @@ export const SESSION_COOKIE = 'service_session';
 export const CSRF_COOKIE = 'service_csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Session cookie flags: HttpOnly for the session, readable CSRF value; Secure in production. */
+/** The page must read the CSRF value; Secure in production. */
 export function setSessionCookies(c: Context, core: Core, s: { token: string; csrf: string; expiresAt: string }): void {
   const maxAge = Math.floor((Date.parse(s.expiresAt) - core.clock.now()) / 1000);
   const secure = core.config.production;
@@ -26,7 +26,7 @@ export function clearSessionCookies(c: Context, core: Core): void {
   deleteCookie(c, CSRF_COOKIE, { path: '/', secure });
 }
 
-/** Signed double-submit CSRF on state-changing methods; a Bearer header is not a session. */
+/** Signed double-submit CSRF on writes; a Bearer header is not a session. */
 export function requireSession(core: Core, services: Services): MiddlewareHandler<AppEnv> {
   const deps = services.accounts;
   return async (c, next) => {
