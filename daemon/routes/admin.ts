@@ -12,8 +12,8 @@ import { SESSION_COOKIE } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
 /**
- * An operator's session or a scoped `svc_admin_` token; any other bearer is a 401.
- * Only safe methods so far, so sessions need no CSRF header.
+ * An operator's session or a scoped `svc_admin_` token; other bearers get 401.
+ * Only safe methods so far: sessions need no CSRF header.
  */
 export function requireOperator(core: Core, services: Services, scope: AdminScope): MiddlewareHandler<AppEnv> {
   const creds = services.credentials;

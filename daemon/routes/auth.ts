@@ -45,7 +45,7 @@ export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
   const deps = services.accounts;
   const app = new Hono<AppEnv>();
 
-  /** Signs the new or returning user in; a session the browser already held is ended first. */
+  /** A session the browser already held is ended first. */
   async function signIn(c: Context<AppEnv>, userId: string, activeWorkspaceId?: string): Promise<void> {
     const previous = getCookie(c, SESSION_COOKIE);
     if (previous) await endSession(deps, previous);

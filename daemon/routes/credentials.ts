@@ -13,10 +13,7 @@ import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * The secret appears once, at creation; later reads show `preview`.
- * Someone else's credential is a 404, not 403, so ids cannot be probed.
- */
+/** Secrets appear once; someone else's credential is a 404, so ids cannot be probed. */
 
 const name = z.string().trim().min(1).max(200);
 const expiresAt = z.iso.datetime({ offset: true }).optional();
@@ -65,7 +62,7 @@ export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
     return v;
   }
 
-  // Access tokens act as their user in any of their workspaces; each sees only their own.
+  // Access tokens act as their user in any workspace; each sees only their own.
   app.post('/access-tokens', async (c) => {
     const body = await readJson(c, accessTokenBody);
     return created(c, await issueCredential(deps, { kind: 'access', userId: c.get('user').id, workspaceId: null, name: body.name, expiresAt: body.expiresAt ?? null }));
@@ -98,7 +95,7 @@ export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
     return c.json(present(await revokeCredential(deps, v.id), core.clock.now()));
   });
 
-  // Admin tokens: operators only, judged on the operator workspace; none revokes a higher role's.
+  // Admin tokens: operators only; none revokes a higher role's.
   async function operator(c: Context<AppEnv>): Promise<string> {
     const wsId = await operatorOf(core.db, c.get('user').id);
     if (!wsId) {

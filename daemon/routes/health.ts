@@ -4,10 +4,7 @@ import type { AppEnv } from '../types.ts';
 
 export type { ReadinessOptions };
 
-/**
- * Liveness never asks the store: a database hiccup must not restart healthy processes.
- * `readiness` is shared with the fast lane, so one status cache.
- */
+/** Liveness never asks the store: a database hiccup must not restart healthy processes. */
 export function healthRoutes(readiness: () => Promise<Readiness>): Hono<AppEnv> {
   const live = new Hono<AppEnv>();
   const ok = { status: 'ok' } as const;

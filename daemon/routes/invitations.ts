@@ -21,7 +21,7 @@ export const createBody = z.strictObject({
   role: z.string().max(16),
 });
 
-/** Off the request path: the outcome shows later as `deliveryStatus`; failures are only logged. */
+/** Off the request path; the outcome shows later as `deliveryStatus`. */
 export function startDelivery(deps: DeliveryDeps, inv: IssuedInvitation, workspaceName: string): IssuedInvitation {
   if (!deps.relayUrl) return inv;
   deliverInvitation(deps, inv, workspaceName).catch((err: unknown) => {
@@ -30,7 +30,7 @@ export function startDelivery(deps: DeliveryDeps, inv: IssuedInvitation, workspa
   return { ...inv, deliveryStatus: 'queued', deliveryDetail: null };
 }
 
-/** Admins and owners (others get 403 before the body is read); tokens only on create and resend. */
+/** Admins and owners; others get 403 before the body is read. */
 export function invitationRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = services.invitations;

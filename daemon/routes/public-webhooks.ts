@@ -10,7 +10,7 @@ import { tooLarge } from '../middleware/body-limit.ts';
 import { readJson, unreadableBody } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
-/** Secrets are checked before the body is read: unauthorised callers learn and change nothing. */
+/** Secret before body: unauthorised callers learn and change nothing. */
 export function publicWebhookRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post('/invitation-email', invitationEmail(core, services));

@@ -8,7 +8,7 @@ import type { AppEnv } from '../types.ts';
 
 export const CreateBody = z.strictObject({ kind: z.enum(['run', 'conversation']), id: z.string().min(1).max(100) });
 
-/** Anyone shares their own; the token appears once; someone else's is a 404. */
+/** Anyone shares their own; someone else's is a 404. */
 export function shareRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = services.shares;

@@ -37,7 +37,7 @@ const template = <T extends { inputTemplate?: string | undefined; inputText?: st
 
 const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, workspaceId: c.get('workspace').id, role: c.get('workspace').role });
 
-/** Members create for agents they can run; owner or admin+ manage. The ref appears once. */
+/** Members create for agents they can run; owner or admin+ manage. */
 export function workerRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = (): WorkerDeps => services.workers;
