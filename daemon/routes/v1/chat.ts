@@ -17,7 +17,7 @@ export type ChatAnswer =
   /** `raw`: an OpenAI upstream's own body, never re-serialised. */
   | { stream: false; raw: string | undefined; completion: ChatCompletion; headers: Record<string, string> };
 
-/** Shared by Hono and the fast lane so both behave alike; errors after `onAdmitted` carry its headers. */
+/** Shared by Hono and the fast lane, so both behave alike. */
 export async function answerChat(rt: GatewayRuntime, p: Principal, body: unknown, signal: AbortSignal, t0: number, onAdmitted: (rateHeaders: Record<string, string>) => void, requestId?: string): Promise<ChatAnswer> {
   const req = checkChatRequest(body);
   const admission = await rt.quota.admit(p);

@@ -24,7 +24,7 @@ export function modelRoutes(rt: GatewayRuntime): Hono<AppEnv> {
     return c.json({ object: 'list', data });
   });
 
-  // Model ids contain a slash (`openai/gpt-4.1-mini`), so the id is the rest of the path.
+  // Ids contain a slash (`openai/gpt-4.1-mini`).
   app.get('/models/*', async (c) => {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));

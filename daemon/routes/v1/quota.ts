@@ -17,7 +17,7 @@ export function quotaRoutes(rt: GatewayRuntime, core: Core): Hono<AppEnv> {
     return c.json({ object: 'quota', workspace_id: p.workspaceId, user_id: p.userId, key_id: p.credentialId, ...v });
   });
 
-  /** The member's usage by day and model; default the last 30 days, `?scope=key` for this key. */
+  /** Default: the last 30 days, the whole member (`?scope=key`: this key). */
   app.get('/usage', async (c) => {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));

@@ -8,7 +8,7 @@ export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',
-  // Reverse proxies (nginx) buffer responses by default; a token stream must not wait.
+  // nginx buffers by default; a token stream must not wait.
   'x-accel-buffering': 'no',
 };
 
@@ -20,8 +20,8 @@ export interface SseOptions {
 }
 
 /**
- * Unbuffered. After the first byte a failure becomes a final error event, not a status.
- * Failing or cancelled, the iterator is returned, which aborts the upstream.
+ * After the first byte a failure can only be a final error event.
+ * Failing or cancelled, the iterator is returned: that aborts the upstream.
  */
 export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string, opts: SseOptions = {}): ReadableStream<Uint8Array> {
   const it = items[Symbol.asyncIterator]();
