@@ -7,7 +7,7 @@ import { migrationStatus, openDb } from '../core/store/index.ts';
 
 // One lifecycle: config → problems → core + services → signals → run → close → exit code.
 
-/** A failure a command reports as one line on stderr, with exit code 1. */
+/** One line on stderr, exit code 1. */
 export class CliError extends Error {}
 
 export interface CommandIo {
@@ -17,7 +17,7 @@ export interface CommandIo {
 
 const stderrOf = (io: CommandIo) => io.stderr ?? ((t: string) => void process.stderr.write(t));
 
-/** The problems of an invalid configuration, in the one style every command prints them. */
+/** Config problems, in the one style every command prints. */
 export const problemsText = (name: string, problems: readonly string[], note = '') =>
   `${name}: invalid configuration${note}:\n${problems.map((p) => `  - ${p}\n`).join('')}`;
 
@@ -52,7 +52,7 @@ export interface StopOptions {
   exit?: (code: number) => void;
 }
 
-/** The first signal stops gracefully; a second means the operator won't wait: 128+signo. */
+/** A second signal: the operator won't wait, exit 128+signo at once. */
 export function onStopSignals(stop: (signal: NodeJS.Signals) => Promise<void>, opts: StopOptions = {}): void {
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   let stopping = false;
@@ -75,7 +75,7 @@ export function onStopSignals(stop: (signal: NodeJS.Signals) => Promise<void>, o
   process.on('SIGINT', onSignal);
 }
 
-/** As serve does (same token-hash key); a terminal tool never migrates behind the operator. */
+/** Same secrets as serve; never migrates behind the operator's back. */
 async function openStoreCore(config: LoadedConfig['config']): Promise<Core> {
   const { secrets } = resolveSecrets(config);
   // stderr, so --json output on stdout stays parseable.
@@ -100,7 +100,7 @@ async function openStoreCore(config: LoadedConfig['config']): Promise<Core> {
   return createCore({ config, secrets, db, log, defaultMetrics: false });
 }
 
-/** For invite and user: known errors become `<name>: <message>` and exit code 1. */
+/** Known errors become `<name>: <message>` and exit code 1. */
 export async function runTool(name: string, io: CommandIo, body: (o: Opened) => Promise<void>, explain: (e: Error) => string = (e) => e.message): Promise<void> {
   const err = stderrOf(io);
   const loaded = loadConfigOrExplain(name, io);

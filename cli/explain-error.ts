@@ -3,7 +3,7 @@ import { StoreBusy } from '../core/store/types.ts';
 
 type SysError = Error & { code?: string; path?: string; syscall?: string; address?: string; port?: number; errors?: unknown[] };
 
-/** One line an operator can act on: what failed, the variable or file, the fix. */
+/** One line to act on: what failed, the variable or file, the fix. */
 export function explainError(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
   if (!(err instanceof Error)) return String(err);
   // A wrapped file-system error is explained by its cause.

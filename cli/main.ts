@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { VERSION } from '../core/kernel/version.ts';
 import { explainError } from './explain-error.ts';
 
-/** Subcommands load on use: `svc --help` skips the HTTP stack, `svc serve` skips ink. */
+/** Subcommands load on use: `svc --help` never loads the HTTP stack. */
 export function buildProgram(): Command {
   const program = new Command('svc')
     .description('Self-hosted agent runner and OpenAI-compatible inference gateway')
@@ -107,7 +107,7 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts) => (await inviteCmd()).inviteRevoke(id, opts));
 
-  // run_code's sandboxed node runtime, from source; the binary's SEA entry takes it earlier.
+  // run_code's sandboxed node, from source; the binary's SEA entry does it earlier.
   program
     .command('__sandbox-node', { hidden: true })
     .allowUnknownOption()
@@ -130,7 +130,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-// Run when executed directly (source or bundle); the SEA entry calls main() itself.
+// The SEA entry calls main() itself.
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly) {
   main(process.argv).catch((err: unknown) => {
