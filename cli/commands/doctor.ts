@@ -1,6 +1,6 @@
 import { healthy, runDoctor, type Finding } from '../../core/doctor/index.ts';
 
-/** Ink in a terminal, plain lines when piped, JSON for scripts; exit 1 on any failure. */
+/** Ink in a terminal, plain lines when piped; exit 1 on any failure. */
 export async function doctor(opts: { json?: boolean }): Promise<void> {
   const findings = await runDoctor(process.env);
   const ok = healthy(findings);

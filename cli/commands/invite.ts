@@ -16,8 +16,8 @@ import { CliError, runTool } from '../command.ts';
 import type { Services } from '../../core/services.ts';
 
 /**
- * The API's service, on the store directly. Owner rights (it may invite owners): whoever
- * reads the database and secrets file here controls the service anyway.
+ * Owner rights: whoever reads this host's database and secrets controls svc anyway.
+ * Same service and validation as the API.
  */
 const OPERATOR: Actor = { userId: null, role: 'owner' };
 
@@ -47,7 +47,7 @@ function run(sub: string, io: InviteIo, fn: (ctx: Ctx) => Promise<void>): Promis
   return runTool(`svc invite ${sub}`, { ...(io.env ? { env: io.env } : {}), stderr: err }, ({ core, services }) => fn({ core, services, deps: services.invitations, out, err }));
 }
 
-/** By id or exact name; by default the operator workspace (the first account's). */
+/** Id or exact name; default: the operator workspace. */
 async function resolveWorkspace(core: Core, wanted: string | undefined): Promise<Workspace> {
   if (wanted) {
     const rows = await workspacesByIdOrName(core.db, wanted);
@@ -72,7 +72,7 @@ async function workspaceOf(core: Core, id: string, wanted: string | undefined): 
   return ws;
 }
 
-/** With a relay configured, hands it over too and waits for the outcome. */
+/** With a relay configured, waits for its outcome. */
 async function deliver(ctx: Ctx, inv: IssuedInvitation, ws: Workspace): Promise<IssuedInvitation> {
   const { core } = ctx;
   if (!core.config.SERVICE_INVITATION_EMAIL_URL) return inv;

@@ -3,8 +3,8 @@ import { problemsText } from '../command.ts';
 import { migrate as applyMigrations, migrationStatus, openDb, type Db, type MigrationStatus } from '../../core/store/index.ts';
 
 /**
- * Exit 1 on failure, including a database a newer svc migrated (never touch it). Pending
- * migrations under --status are not one: doctor and readiness report those.
+ * Exit 1 on failure, and on a database a newer svc migrated.
+ * Pending migrations under --status are no failure: doctor reports them.
  */
 export interface MigrateCommandOptions {
   status?: boolean;
@@ -72,7 +72,7 @@ export async function migrate(opts: MigrateCommandOptions = {}, io: MigrateIo = 
 
 type Entry = { version: number; name: string; status: 'applied' | 'pending' | 'unknown'; appliedAt?: string };
 
-/** Every migration the binary or the database knows, in version order. */
+/** Known to the binary or the database. */
 function entries(s: MigrationStatus): Entry[] {
   const list: Entry[] = s.applied.map((a) => ({
     version: a.version,

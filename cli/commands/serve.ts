@@ -10,7 +10,7 @@ import { explainError } from '../explain-error.ts';
 import { loadConfigOrExplain, onStopSignals, openProcess } from '../command.ts';
 import { isEmptyStore } from '../../core/accounts/bootstrap.ts';
 
-/** config → secrets → store → migrations → HTTP; the migrator is safe for replicas starting together. */
+/** Migrates at start: the runner is safe for replicas starting together. */
 export async function serve(opts: { migrate: boolean }): Promise<void> {
   const loaded = loadConfigOrExplain('svc', {}, ', not starting');
   if (!loaded) return;
@@ -85,7 +85,7 @@ async function prepareSchema(core: Core, apply: boolean): Promise<void> {
   core.log.info('migrations applied', { version: status.latest, applied: applied.map((m) => `${m.version}_${m.name}`) });
 }
 
-/** Older agents hold http_request headers in the clear; lazy, off the start-up path. */
+/** Older agents hold http_request headers in the clear; off the start-up path. */
 function sealLegacyToolSecrets(core: Core): void {
   void (async () => {
     const [{ sealStoredToolSecrets }, { createVault }] = await Promise.all([import('../../core/agents/service.ts'), import('../../core/vault/index.ts')]);
@@ -98,7 +98,7 @@ const STARTUP_GC_DELAY_MS = 500;
 
 /**
  * An idle V8 never returns start-up garbage; one delayed collection does (docs/operations.md).
- * Binary only: build.mjs exposes gc and sea-entry.cjs hands it over.
+ * Binary only: build.mjs exposes gc.
  */
 function collectStartupGarbage(): void {
   const gc = (globalThis as { __SVC_GC__?: (opts: object) => void }).__SVC_GC__;

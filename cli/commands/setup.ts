@@ -47,7 +47,7 @@ export function parseEnvFile(text: string): Record<string, string> {
   return env;
 }
 
-/** Mode 0600, never over an existing file without --force; checks svc would start with it. */
+/** Mode 0600; never over an existing file without --force. */
 export async function setup(o: SetupOptions): Promise<void> {
   if (!isAbsolute(o.envFile)) throw new Error('--config must be an absolute path');
   if (!isAbsolute(o.dataDir)) throw new Error('--data-dir must be an absolute path');

@@ -17,7 +17,7 @@ export const UNIT_DEFAULTS: Omit<UnitOptions, 'bin'> = {
   workerStopTimeoutMs: 30_000,
 };
 
-// svc needs only the network, its data directory and /tmp (the binary unpacks its addon there).
+// svc needs only the network, its data directory and /tmp (native addon).
 const hardening = (dataDir: string) => `NoNewPrivileges=true
 ProtectSystem=strict
 ReadWritePaths=${dataDir}

@@ -32,7 +32,7 @@ export function blockedForOthers(bin: string): string | undefined {
   }
 }
 
-/** Prints the units without --dir; enabling them is the operator's (docs/operations.md). */
+/** Enabling the units is left to the operator (docs/operations.md). */
 export async function systemd(opts: SystemdCommandOptions): Promise<void> {
   let bin = opts.bin ?? (await defaultBin());
   const blocked = blockedForOthers(bin);

@@ -2,7 +2,7 @@ import { issuePasswordReset, RESET_TTL_MS } from '../../core/accounts/password-r
 import { isAppError } from '../../core/kernel/errors.ts';
 import { runTool } from '../command.ts';
 
-/** The way back in for someone locked out; the link signs the account out everywhere. */
+/** The way back in for the locked out; it signs them out everywhere. */
 export async function userResetPassword(opts: { email: string; json?: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   await runTool(
     'svc user reset-password',

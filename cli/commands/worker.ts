@@ -9,7 +9,7 @@ export interface WorkerCommandOptions {
   stopTimeout: string;
 }
 
-/** On a signal, in-flight runs finish their step or hand back; leases cover the rest (docs/operations.md). */
+/** On a signal runs finish their step or hand back (docs/operations.md). */
 export async function worker(opts: WorkerCommandOptions): Promise<void> {
   const loaded = loadConfigOrExplain('svc', {}, ', not starting');
   if (!loaded) return;
