@@ -1,7 +1,5 @@
-// Builds dist/svc: esbuild bundle (ESM) → Node SEA blob (CommonJS entry + assets) → postject into a
-// stripped copy of the Node 24 binary. Usage: `scripts/n node build.mjs [--if-stale]`.
-// --if-stale skips the build when dist/svc is newer than every input (install.sh and the test runner
-// use it); a plain run always rebuilds.
+// dist/svc: esbuild bundle → SEA blob → postject into a stripped Node 24 binary.
+// Usage: `scripts/n node build.mjs [--if-stale]` (skip when dist/svc is newer than every input).
 import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,15 +19,11 @@ const out = join(root, 'dist', 'svc');
 const SENTINEL = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const BUNDLE = 'svc.mjs';
 const ADDON = 'better_sqlite3.node';
-// run_code's in-sandbox runner, run by sea-entry.cjs without unpacking anything (core/sandbox/).
+// run_code's in-sandbox runner; sea-entry.cjs runs it without unpacking.
 const RUNNER = 'sandbox-runner.cjs';
-// Code splitting: each lazily imported subcommand becomes its own chunk, so `svc serve` never even
-// parses ink/react (≈0.5 MB). Measured against one file (SVC_SPLIT=0): `--version` 70 vs 120 ms,
-// serve idle RSS about 2 MB lower. All chunks are SEA assets written to the same cache directory.
+// A chunk per lazy subcommand: `svc serve` never parses ink/react (docs/performance.md).
 const SPLIT = process.env.SVC_SPLIT !== '0';
-// Every chunk starts with this. CommonJS dependencies call require() for builtins and an ESM bundle
-// has none of its own; scripts/build/builtins.mjs also turns the chunks' ESM imports of builtins into
-// require() calls (see there why). getBuiltinModule, not an import of node:module, for that reason.
+// CommonJS dependencies need require(), which an ESM bundle lacks (see scripts/build/builtins.mjs).
 const BANNER = "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 
 const log = (msg) => process.stdout.write(`build: ${msg}\n`);
@@ -68,13 +62,11 @@ function isStale() {
 async function bundle(outdir) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const migrations = await readMigrations(root);
-  // The workbench's stylesheet and script, built once here and carried inside the binary (no CDN).
+  // Carried inside the binary: no CDN.
   const webAssets = await buildWebAssets();
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    // A virtual entry re-exports main() and inlines the migrations once (a banner would repeat them
-    // in every chunk). The store's runner reads globalThis.__SVC_MIGRATIONS__ when it runs, which is
-    // after this module has been evaluated.
+    // Migrations inlined once here; a banner would repeat them in every chunk.
     stdin: {
       contents: [
         `export { main } from ${JSON.stringify(join(root, 'cli/main.ts'))};`,
@@ -101,7 +93,7 @@ async function bundle(outdir) {
     define: {
       __SVC_VERSION__: JSON.stringify(pkg.version),
     },
-    // pg loads pg-native only for its opt-in native client, through require() at call time.
+    // Only pg's opt-in native client requires it, at call time.
     external: ['pg-native'],
     plugins: [noInkDevtools(), promClientLazyExtras()],
     banner: { js: BANNER },
@@ -121,11 +113,7 @@ async function bundle(outdir) {
   return files;
 }
 
-/**
- * ink imports its React devtools bridge only when DEV=true and react-devtools-core is installed. In a
- * single non-split bundle that lazy import's own static imports (react-devtools-core, ws) would be
- * hoisted and loaded at start, so the bridge is replaced by an empty module.
- */
+/** Unsplit, ink's lazy devtools import would hoist react-devtools-core and ws into start-up. */
 function noInkDevtools() {
   return { name: 'no-ink-devtools', setup };
   function setup(b) {
@@ -137,10 +125,8 @@ function noInkDevtools() {
 }
 
 /**
- * prom-client's index.js requires all of its parts up front, among them the Pushgateway (node:https,
- * node:zlib, node:url) and Summary (tdigest, bintrees), which svc never uses: ~10 ms of every start
- * (--cpu-prof of `svc serve`). Those exports become getters that require on first use, so the API is
- * unchanged. Fails the build if the upstream file no longer has the expected lines.
+ * Unused Summary and Pushgateway load lazily: they cost every start (docs/performance.md).
+ * Fails the build if prom-client's index.js changes shape.
  */
 function promClientLazyExtras() {
   const LAZY = [['Summary', './lib/summary'], ['Pushgateway', './lib/pushgateway']];
@@ -162,7 +148,7 @@ function countMigrations(m) {
   return Object.values(m).reduce((n, list) => n + list.length, 0);
 }
 
-/** A deliberately compiled addon wins over the shipped N-API prebuild, as in better-sqlite3 itself. */
+/** A compiled addon wins over the prebuild, as in better-sqlite3 itself. */
 function findAddon() {
   const pkgDir = dirname(require.resolve('better-sqlite3/package.json'));
   for (const candidate of [
@@ -186,12 +172,11 @@ function makeBlob(bundleDir, bundleFiles, addonPath, hash) {
     main: join(work, 'sea-entry.cjs'),
     output: join(work, 'sea.blob'),
     disableExperimentalSEAWarning: true,
-    // The SEA code cache would only cover this tiny entry (import() still works with it on Node 24,
-    // but there is nothing to gain); the bundle gets Node's on-disk compile cache instead.
+    // It would cover only this tiny entry; the bundle uses Node's compile cache.
     useCodeCache: false,
     useSnapshot: false,
     // V8_FLAGS: see scripts/v8-flags.mjs.
-    // --expose-gc-as: see sea-entry.cjs and collectStartupGarbage in cli/commands/serve.ts.
+    // --expose-gc-as: collectStartupGarbage in cli/commands/serve.ts.
     execArgv: [...V8_FLAGS, '--expose-gc-as=__svc_gc'],
     assets: Object.fromEntries([...bundleFiles.map((f) => [f, join(bundleDir, f)]), [ADDON, addonPath], [RUNNER, join(root, 'core/sandbox/node-runner.cjs')]]),
   };
@@ -204,11 +189,11 @@ function makeExecutable(blobPath) {
   const tmp = join(work, 'svc');
   copyFileSync(process.execPath, tmp);
   chmodSync(tmp, 0o755);
-  // Stripping saves ~18 MB; it is optional so that install.sh needs no root to apt-get binutils.
+  // Saves ~18 MB; optional, so install.sh needs no root for binutils.
   const strip = spawnSync('strip', [tmp], { stdio: 'pipe' });
   if (strip.error || strip.status !== 0) log('note: `strip` unavailable or failed; binary left unstripped');
   execFileSync(process.execPath, [require.resolve('postject/dist/cli.js'), tmp, 'NODE_SEA_BLOB', blobPath, '--sentinel-fuse', SENTINEL], { stdio: 'pipe' });
-  // Copy beside the target, then rename: a running dist/svc or a concurrent reader never sees half a file.
+  // Renamed into place: no reader ever sees half a file.
   const staged = `${out}.${process.pid}.tmp`;
   copyFileSync(tmp, staged);
   chmodSync(staged, 0o755);

@@ -1,12 +1,6 @@
 #!/usr/bin/env bash
-# Fresh machine → working `svc`. Idempotent, needs no root.
-#  1. Node 24: the `node` on PATH if it is 24, otherwise the official binary from the npm registry
-#     (package node-linux-<arch>, which also carries the C headers) under .toolchain/.
-#  2. Dependencies from package-lock.json (npm ci; skipped when the lockfile and Node are unchanged).
-#  3. dist/svc via build.mjs (skipped when it is newer than every input).
-#  4. Copies the binary to ${SVC_INSTALL_DIR:-$HOME/.local/bin}/svc.
-#  5. Only with --systemd[=DIR]: writes svc.service and svc-worker@.service (`svc systemd`) into DIR
-#     (default dist/systemd; pass --systemd=/etc/systemd/system as root to install them directly).
+# Fresh machine → working `svc`, in ${SVC_INSTALL_DIR:-$HOME/.local/bin}. Idempotent, needs no root.
+# Fetches Node 24 when PATH has none; --systemd[=DIR] also writes the units (default dist/systemd).
 set -euo pipefail
 
 systemd_dir=""
@@ -22,8 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$root"
 say() { printf 'install: %s\n' "$*"; }
 die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
-# npm's own chatter (update notices, warnings about configs it no longer knows, such as a user-level
-# `nodedir`) is noise here; real errors still print.
+# npm's chatter (update notices, unknown-config warnings) is noise; real errors still print.
 export npm_config_update_notifier=false npm_config_loglevel=error npm_config_fund=false npm_config_audit=false
 
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
@@ -51,7 +44,7 @@ else
   have=missing
   if [ -n "$system_node" ]; then have=$("$system_node" --version 2>/dev/null || echo unknown); fi
   say "Node on PATH: $have; fetching Node 24 (node-linux-$arch) from the npm registry"
-  # The `node` package's own install script would do the same but npm here does not run it.
+  # As the `node` package's install script would, which npm here does not run.
   npm install --prefix .toolchain --no-save "node-linux-$arch@24" >/dev/null
   ln -sfn ../node_modules/node-linux-$arch/bin/node "$toolchain_node"
   [ "$(node_major "$toolchain_node")" = 24 ] || die "Node 24 did not install into .toolchain"
@@ -60,8 +53,7 @@ fi
 
 node_bin=$(readlink -f "$toolchain_node")
 export PATH="$root/.toolchain/bin:$root/node_modules/.bin:$PATH"
-# Nothing compiles (better-sqlite3 ships N-API prebuilds and install scripts are off), so npm needs no
-# `nodedir`; a user-level one pointing at other Node headers is dropped for the same reason.
+# Nothing compiles (N-API prebuilds, no install scripts): a user's `nodedir` only misleads npm.
 unset npm_config_nodedir
 
 # --- 2. Dependencies ----------------------------------------------------------------------------
@@ -71,8 +63,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   say "dependencies up to date"
 else
   say "installing dependencies (npm ci)"
-  # --ignore-scripts: nothing here needs an install script (esbuild finds its platform package on
-  # its own, better-sqlite3 uses its prebuild), and scripts are where supply-chain attacks run.
+  # Install scripts are where supply-chain attacks run, and nothing here needs one.
   npm ci --ignore-scripts >/dev/null
   printf '%s' "$want" >"$stamp"
 fi
@@ -92,7 +83,7 @@ dest="$dest_dir/svc"
 if [ -f "$dest" ] && cmp -s dist/svc "$dest"; then
   say "svc already installed at $dest"
 else
-  # Copy then rename in the same directory: a running svc keeps its inode, nobody sees half a file.
+  # Renamed in place: a running svc keeps its inode, nobody sees half a file.
   tmp="$dest.tmp.$$"
   cp dist/svc "$tmp"
   chmod 755 "$tmp"

@@ -5,9 +5,9 @@ import { createLogger, type Logger } from '../core/kernel/log.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { migrationStatus, openDb } from '../core/store/index.ts';
 
-// One lifecycle for every command: config → problems → core + services → signals → run → close → exit code.
+// One lifecycle: config → problems → core + services → signals → run → close → exit code.
 
-/** A failure a command reports as one line on stderr, with exit code 1. */
+/** One line on stderr, exit code 1. */
 export class CliError extends Error {}
 
 export interface CommandIo {
@@ -17,11 +17,11 @@ export interface CommandIo {
 
 const stderrOf = (io: CommandIo) => io.stderr ?? ((t: string) => void process.stderr.write(t));
 
-/** The problems of an invalid configuration, in the one style every command prints them. */
+/** Config problems, in the one style every command prints. */
 export const problemsText = (name: string, problems: readonly string[], note = '') =>
   `${name}: invalid configuration${note}:\n${problems.map((p) => `  - ${p}\n`).join('')}`;
 
-/** The configuration, or undefined after printing its problems and setting exit code 1. */
+/** Or undefined, after printing the problems and setting exit code 1. */
 export function loadConfigOrExplain(name: string, io: CommandIo = {}, note = ''): LoadedConfig | undefined {
   try {
     return loadConfig(io.env ?? process.env);
@@ -38,7 +38,7 @@ export interface Opened {
   services: Services;
 }
 
-/** A long-running process (serve, worker): core and services on the configured store, JSON logs on stdout. */
+/** For serve and worker: the configured store, JSON logs on stdout. */
 export async function openProcess(loaded: LoadedConfig, log: Logger): Promise<Opened> {
   const core = await openCore(loaded.config, { log });
   return { core, services: createServices(core) };
@@ -47,15 +47,12 @@ export async function openProcess(loaded: LoadedConfig, log: Logger): Promise<Op
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export interface StopOptions {
-  /** Logs the second signal before exiting (serve does; the worker exits silently). */
+  /** Logs the second signal (serve); the worker exits silently. */
   log?: Logger;
   exit?: (code: number) => void;
 }
 
-/**
- * SIGTERM/SIGINT: the first runs `stop` and exits 0 (1 if it failed); a second means the operator
- * will not wait: exit at once with 128+signo.
- */
+/** A second signal: the operator won't wait, exit 128+signo at once. */
 export function onStopSignals(stop: (signal: NodeJS.Signals) => Promise<void>, opts: StopOptions = {}): void {
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   let stopping = false;
@@ -78,13 +75,10 @@ export function onStopSignals(stop: (signal: NodeJS.Signals) => Promise<void>, o
   process.on('SIGINT', onSignal);
 }
 
-/**
- * Opens the configured store the way `svc serve` does (same secrets file, so the same token-hash
- * key). Refuses a schema that is not current: a terminal tool never migrates behind the operator.
- */
+/** Same secrets as serve; never migrates behind the operator's back. */
 async function openStoreCore(config: LoadedConfig['config']): Promise<Core> {
   const { secrets } = resolveSecrets(config);
-  // Log lines (e.g. a relay failure) go to stderr so --json output on stdout stays parseable.
+  // stderr, so --json output on stdout stays parseable.
   const log = createLogger(config.SERVICE_LOG_LEVEL === 'debug' ? 'debug' : 'warn', (line) => void process.stderr.write(line));
   const store = config.SERVICE_STORE === 'sqlite' ? `sqlite (${config.dbPath})` : 'postgres (DATABASE_URL)';
   let db;
@@ -106,10 +100,7 @@ async function openStoreCore(config: LoadedConfig['config']): Promise<Core> {
   return createCore({ config, secrets, db, log, defaultMetrics: false });
 }
 
-/**
- * A terminal tool (invite, user): runs `body` on the store and closes it. A CliError or AppError
- * becomes `<name>: <message>` on stderr and exit code 1; `explain` may reword it.
- */
+/** Known errors become `<name>: <message>` and exit code 1. */
 export async function runTool(name: string, io: CommandIo, body: (o: Opened) => Promise<void>, explain: (e: Error) => string = (e) => e.message): Promise<void> {
   const err = stderrOf(io);
   const loaded = loadConfigOrExplain(name, io);

@@ -3,13 +3,10 @@ import { StoreBusy } from '../core/store/types.ts';
 
 type SysError = Error & { code?: string; path?: string; syscall?: string; address?: string; port?: number; errors?: unknown[] };
 
-/**
- * Turns an error that stops a command into one line an operator can act on: what failed, the
- * variable or file involved, the cause and the fix. Unknown errors keep their own message.
- */
+/** One line to act on: what failed, the variable or file, the fix. */
 export function explainError(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
   if (!(err instanceof Error)) return String(err);
-  // A wrapped file-system error (e.g. reading the secrets file) is explained by its cause.
+  // A wrapped file-system error is explained by its cause.
   const cause = err.cause as SysError | undefined;
   const e = (cause?.path && cause.code ? cause : err) as SysError;
   if (e.code === 'EADDRINUSE') {

@@ -3,10 +3,7 @@ import { Command } from 'commander';
 import { VERSION } from '../core/kernel/version.ts';
 import { explainError } from './explain-error.ts';
 
-/**
- * The `svc` root command. Each subcommand's module is imported only when that subcommand runs, so
- * `svc --help` and `svc invite list` never pay for the HTTP stack, and `svc serve` never loads ink.
- */
+/** Subcommands load on use: `svc --help` never loads the HTTP stack. */
 export function buildProgram(): Command {
   const program = new Command('svc')
     .description('Self-hosted agent runner and OpenAI-compatible inference gateway')
@@ -36,7 +33,7 @@ export function buildProgram(): Command {
     .description('Write the production environment file (fresh secrets, mode 0600) and print the next steps')
     .requiredOption('--app-origin <url>', 'public https:// origin of the workbench, e.g. https://svc.example.com')
     .requiredOption('--preview-origin <url>', 'a second https:// host name for app previews, e.g. https://preview.svc.example.com')
-    // Not --env-file: Node itself reads an --env-file anywhere on the command line, even the binary's.
+    // Not --env-file: Node reads that anywhere on the command line.
     .option('--config <file>', 'the environment file to write', '/etc/svc/svc.env')
     .option('--data-dir <dir>', 'data directory of the service (SQLite file)', '/var/lib/svc')
     .option('--port <port>', 'loopback port the reverse proxy forwards to', '8484')
@@ -110,8 +107,7 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts) => (await inviteCmd()).inviteRevoke(id, opts));
 
-  // run_code's node runtime inside the sandbox (core/sandbox/node-runner.cjs). The built binary
-  // takes this path in its SEA entry before loading anything; this is the same from source.
+  // run_code's sandboxed node, from source; the binary's SEA entry does it earlier.
   program
     .command('__sandbox-node', { hidden: true })
     .allowUnknownOption()
@@ -134,7 +130,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-// Run when executed directly (source or bundle); the SEA entry calls main() itself.
+// The SEA entry calls main() itself.
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly) {
   main(process.argv).catch((err: unknown) => {

@@ -22,26 +22,22 @@ import { chatLane } from './http/fast-chat.ts';
 import { firstOf, healthLane, readinessLane, type FastLane } from './http/fast-lane.ts';
 import type { AppEnv } from './types.ts';
 
-/** The Hono app; createApp's also carries the node:http lane for its hottest routes (server.ts). */
+/** Hono, plus the node:http fast lane for the hottest routes. */
 export type App = Hono<AppEnv> & { readonly fastLane?: FastLane };
 
 export interface AppOptions {
   readiness?: ReadinessOptions;
-  /** Registers extra routes behind the same middleware (tests, and later issues' surfaces). */
+  /** Extra routes behind the same middleware (tests). */
   routes?: (app: App, core: Core, services: Services) => void;
 }
 
-/**
- * The HTTP surface. Middleware order matters: the envelope (request id, access line, metric) comes
- * first so every later line and error body carries the id, and it sees the final status (errors
- * are turned into responses inside `next()` by onError).
- */
+/** Envelope first: everything after carries its request id; it sees the final status. */
 export function createApp(core: Core, services: Services, opts: AppOptions = {}): App {
   const app = new Hono<AppEnv>();
   const readiness = createReadiness(core, opts.readiness);
   app.use('*', envelope(core));
   app.use('*', wrapNonErrors());
-  // Before anything reads the body: a request for a host name we do not serve goes no further.
+  // Before any body is read: unserved host names go no further.
   app.use('*', hostGuard(core));
   app.use('*', bodyLimit(core.config));
   app.use('*', refuseNul());

@@ -1,11 +1,8 @@
 import { AppError } from '../core/kernel/errors.ts';
 
 /**
- * DNS rebinding (issue 12): a web page can point its own name at 127.0.0.1 and then talk to a
- * local svc as a same-origin page — register the bootstrap owner of a fresh install, read answers.
- * The browser still sends the page's name as Host, so svc answers only the names it is meant to
- * be reached by: the app origin, the preview origin, and loopback names. Kept free of Hono so the
- * node:http fast path uses the same rules, and the preview dispatch can reuse the classifier.
+ * Against DNS rebinding, only our own host names (docs/operations.md).
+ * Free of Hono, so the fast lane applies the same rules.
  */
 export type HostKind = 'app' | 'preview' | 'loopback';
 
@@ -14,12 +11,10 @@ interface HostName {
   port: number | undefined;
 }
 
-// host [":" port]: a registered name or IPv4 literal, or an IPv6 literal in brackets. Anything else
-// (userinfo, a path, a list from duplicated Host headers, spaces) is not a Host we answer.
+// host[:port]; userinfo, paths, duplicated-header lists and spaces never match.
 const HOST_RE = /^(?:(\[[0-9a-f:.]+\])|([a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?))(?::(\d{1,5}))?$/i;
 
-/** A Host (or X-Forwarded-Host) value as hostname and port, normalised as a URL would (lower
- * case, IPv4 in dotted form, IPv6 compressed) with one trailing dot dropped; undefined if malformed. */
+/** Normalised as a URL would, one trailing dot dropped; undefined if malformed. */
 export function parseHost(value: string | undefined): HostName | undefined {
   if (value === undefined || value.length > 300) return undefined;
   const m = HOST_RE.exec(value);
@@ -56,7 +51,7 @@ function parseOrigin(value: string): Origin | undefined {
   return { hostname, port, serialized: `${u.protocol}//${hostname}${u.port === '' ? '' : `:${u.port}`}` };
 }
 
-/** A Host names an origin when the names match and the port, if given, is the origin's. */
+/** Same name, and the same port if the Host gives one. */
 const names = (h: HostName, o: Origin) => h.hostname === o.hostname && (h.port === undefined || h.port === o.port);
 
 export function isLoopbackName(hostname: string): boolean {
@@ -65,8 +60,7 @@ export function isLoopbackName(hostname: string): boolean {
 
 export type HostClassifier = (host: string | undefined) => HostKind | null;
 
-/** Which of our origins a Host value names: the app origin first, then the preview origin (the
- * default preview.localhost is also a loopback name), then any loopback name; null for others. */
+/** App, then preview (preview.localhost is also loopback), then loopback; else null. */
 export function hostClassifier(appOrigin: string, previewOrigin: string): HostClassifier {
   const app = parseOrigin(appOrigin);
   const preview = parseOrigin(previewOrigin);
@@ -77,8 +71,7 @@ export function hostClassifier(appOrigin: string, previewOrigin: string): HostCl
     if (preview && names(h, preview)) return 'preview';
     return isLoopbackName(h.hostname) ? 'loopback' : null;
   };
-  // A service sees a handful of Host values: remembering them keeps URL parsing off the hot path
-  // (the gateway's fast lane). Bounded, so a client sending random Hosts only costs a clear.
+  // Keeps URL parsing off the hot path; bounded against random Hosts.
   const seen = new Map<string, HostKind | null>();
   return (value) => {
     if (value === undefined) return null;
@@ -107,11 +100,9 @@ export interface HostPolicyConfig {
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-// Liveness and readiness probes carry whatever Host the orchestrator or balancer sends (often the
-// replica's IP): they answer nothing a rebinding page could use, so they are answered for any Host.
+// Balancers probe with any Host; probes reveal nothing, so any passes.
 const PROBES = new Set(['/api/health', '/api/health/live', '/api/health/ready']);
-// Paths whose credential is in the path, called by other sites' servers or pages: no ambient
-// credential a cross-site request could borrow, so their Origin is not checked.
+// The path is the credential: nothing ambient to borrow, Origin unchecked.
 const PATH_CREDENTIAL = '/api/public/webhooks/';
 
 export const misdirected = () =>
@@ -120,12 +111,8 @@ export const originRefused = () =>
   new AppError('origin_refused', 'Cross-origin request refused: state-changing requests must come from the app origin (SERVICE_APP_ORIGIN).');
 
 /**
- * The host check of every request (both HTTP paths): returns the error to answer with, or the
- * kind of host. A Host that names none of our origins → 421. Behind a trusted proxy
- * (SERVICE_TRUST_PROXY) the last X-Forwarded-For-style X-Forwarded-Host entry must pass too — it
- * can only refuse more, so a client that sends its own gains nothing. A state-changing request
- * with an Origin header must come from the app origin, or — for a loopback name — from the very
- * host it was sent to (a same-origin form on http://127.0.0.1:8484); `null` and the rest → 403.
+ * The error to answer (421, 403), or the host kind; rules in docs/operations.md.
+ * A forwarded Host can only refuse more.
  */
 export function hostPolicy(config: HostPolicyConfig): (req: RequestFacts) => HostKind | AppError {
   const classify = hostClassifier(config.SERVICE_APP_ORIGIN, config.SERVICE_PREVIEW_ORIGIN);
@@ -147,7 +134,7 @@ export function hostPolicy(config: HostPolicyConfig): (req: RequestFacts) => Hos
   };
 }
 
-/** The Origin is the very host the request was sent to (its port, when the Host omits it, is the Origin's). */
+/** The very host requested; a Host without a port takes the Origin's. */
 function sameHost(host: string | undefined, o: Origin): boolean {
   const h = parseHost(host);
   return h !== undefined && names(h, o);

@@ -1,13 +1,12 @@
 import type { Core } from '../core/index.ts';
 import { migrationStatus } from '../core/store/index.ts';
 
-// The readiness check on its own (no Hono): the /api/health/ready route and the node:http fast path
-// that answers probes before the Hono app is loaded (daemon/http/fast-lane.ts) share it.
+// Free of Hono: the fast lane answers probes before the app loads.
 
 export interface ReadinessOptions {
-  /** How long the store may take to answer a ping before the probe says not ready. */
+  /** Ping deadline before the probe says not ready. */
   pingTimeoutMs?: number;
-  /** How long a migration status is reused, so frequent probes cost one ping and no schema reads. */
+  /** Frequent probes then cost one ping and no schema reads. */
   statusCacheMs?: number;
 }
 
@@ -28,7 +27,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Builds the readiness check: store reachable, no pending migration, database not newer than us. */
+/** Store reachable, no pending migration, database not newer than us. */
 export function createReadiness(core: Core, opts: ReadinessOptions = {}): () => Promise<Readiness> {
   const pingTimeoutMs = opts.pingTimeoutMs ?? 2000;
   const statusCacheMs = opts.statusCacheMs ?? 5000;
@@ -57,7 +56,7 @@ export function createReadiness(core: Core, opts: ReadinessOptions = {}): () => 
       await withTimeout(core.db.ping(), pingTimeoutMs);
     } catch (err) {
       checks.store = 'failed';
-      // The driver's message may name the host, never the password; DATABASE_URL itself is not echoed.
+      // Names the host at most: never the password or DATABASE_URL.
       reasons.push(`store: ${core.config.SERVICE_STORE} is not reachable (${(err as Error).message})`);
       return { ready: false, checks, reasons };
     }
@@ -79,7 +78,7 @@ export function createReadiness(core: Core, opts: ReadinessOptions = {}): () => 
   };
 }
 
-/** The /api/health/ready answer for a check result: 200 ready, 503 with the reasons otherwise. */
+/** 200 ready, or 503 with the reasons. */
 export function readinessAnswer(r: Readiness): { status: 200 | 503; body: unknown } {
   return r.ready
     ? { status: 200, body: { status: 'ready', checks: r.checks } }

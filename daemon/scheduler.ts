@@ -2,11 +2,7 @@ import type { Core } from '../core/index.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
 import type { Services } from '../core/services.ts';
 
-/**
- * Starts this process's scheduler component (`svc serve` and `svc worker` both run one; leader
- * election decides which of them enqueues ticks) and stops it — releasing the file lock or the
- * lease — before the store closes.
- */
+/** serve and worker both run one; leader election picks who enqueues. */
 export function startScheduler(core: Core, services: Services): Scheduler {
   const s = services.scheduler;
   s.start();

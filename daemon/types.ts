@@ -1,12 +1,12 @@
 import type { User, WorkspaceRef } from '../core/accounts/types.ts';
 import type { Principal } from '../core/credentials/types.ts';
 
-/** Per-request values the daemon's middleware sets on Hono's context. Hono types never leave daemon/. */
+/** Set by the daemon's middleware; Hono types never leave daemon/. */
 export interface AppEnv {
   Variables: {
-    /** Echoed in `x-request-id` and in every error body and log line of the request. */
+    /** In `x-request-id`, every error body and every log line. */
     requestId: string;
-    /** Set by the notFound handler so the access log reports no route template. */
+    /** Set by notFound: the access log reports no route template. */
     unmatched: boolean;
     /** The signed-in user (session routes). */
     user: User;

@@ -1,5 +1,4 @@
-// `npm test`: unit, integration, end-to-end and fault tests in one vitest run (vitest.config.ts), so
-// the output ends with one total and the exit code says whether anything failed.
+// `npm test`: every kind of test in one vitest run, so one total and one exit code.
 // Usage: npm test [-- <path-prefix>...]   e.g. `npm test -- core/kernel test/e2e`
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
@@ -8,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const filters = process.argv.slice(2).map((p) => p.replace(/^\.\//, ''));
 
-// Plain text when piped, as node:test's spec reporter printed (tinyrainbow colours unless told).
+// Plain text when piped: tinyrainbow colours unless told not to.
 if (!process.stdout.isTTY && !('FORCE_COLOR' in process.env)) process.env.FORCE_TTY = 'false';
 // Workers get NODE_ENV=test from vitest; vitest-setup.ts puts back what the caller had.
 process.env.SVC_TEST_NODE_ENV = process.env.NODE_ENV ?? '';
@@ -27,24 +26,21 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The run_code sandbox needs bubblewrap: installed here when missing (root + apt-get), else a clear failure.
+// run_code needs bubblewrap: installed when missing (root), else a clear failure.
 if (spawnSync(join(root, 'scripts/ensure-bwrap.sh'), { stdio: 'inherit' }).status !== 0) process.exit(1);
 
-// End-to-end and fault tests run the built binary: build it when any input is newer than dist/svc.
+// End-to-end and fault tests run the built binary.
 if (files.some((f) => f.startsWith('test/e2e/') || f.startsWith('test/fault/'))) {
   const build = spawnSync(process.execPath, [join(root, 'build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// Two phases (the config's projects): everything but the fault tests two files at a time, then the
-// fault tests one at a time and after everything else: they kill processes, saturate the CPU and
-// restart a PostgreSQL server of their own, which would disturb tests running beside them.
+// Fault tests run last and alone: they kill processes, saturate the CPU, restart PostgreSQL.
 await vitest.standalone();
 const { testModules, unhandledErrors } = await vitest.runTestSpecifications(specs, filters.length === 0);
 await vitest.close();
 
-// As node:test counted: a test skipped because its suite's hook failed is a failure, and a file
-// that fails outside any test (import, top-level hook) counts once.
+// As node:test counted: a skip from a failed hook fails; a broken file counts once.
 const suiteFailed = (t) => t.parent.type !== 'module' && (t.parent.state() === 'failed' || suiteFailed(t.parent));
 let passed = 0;
 let failed = unhandledErrors.length;

@@ -1,14 +1,13 @@
 import { healthy, runDoctor, type Finding } from '../../core/doctor/index.ts';
 
-/** `svc doctor`: ink in a terminal, plain lines when piped, JSON for scripts; exit 1 on any failure. */
+/** Ink in a terminal, plain lines when piped; exit 1 on any failure. */
 export async function doctor(opts: { json?: boolean }): Promise<void> {
   const findings = await runDoctor(process.env);
   const ok = healthy(findings);
   if (opts.json) {
     process.stdout.write(JSON.stringify({ healthy: ok, findings }, null, 2) + '\n');
   } else if (process.stdout.isTTY) {
-    // react is CommonJS: in the bundle, import() of it yields only a default export (named exports
-    // exist only under Node's own loader), so createElement is taken from the default.
+    // react is CommonJS: the bundle's import() yields only a default export.
     const [{ render }, { default: React }, { FindingsView }] = await Promise.all([
       import('ink'),
       import('react'),

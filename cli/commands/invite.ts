@@ -16,10 +16,8 @@ import { CliError, runTool } from '../command.ts';
 import type { Services } from '../../core/services.ts';
 
 /**
- * `svc invite create|list|resend|revoke`: the operator's terminal tool, working on the store
- * directly with the same service (and the same validation) as the API. Whoever can read the
- * database and the secrets file on this host already controls the service, so the CLI acts with
- * owner rights: it may invite owners. Exit code 0 on success, 1 with a message on stderr otherwise.
+ * Owner rights: whoever reads this host's database and secrets controls svc anyway.
+ * Same service and validation as the API.
  */
 const OPERATOR: Actor = { userId: null, role: 'owner' };
 
@@ -49,7 +47,7 @@ function run(sub: string, io: InviteIo, fn: (ctx: Ctx) => Promise<void>): Promis
   return runTool(`svc invite ${sub}`, { ...(io.env ? { env: io.env } : {}), stderr: err }, ({ core, services }) => fn({ core, services, deps: services.invitations, out, err }));
 }
 
-/** `--workspace` by id or exact name; by default the operator workspace (the first account's). */
+/** Id or exact name; default: the operator workspace. */
 async function resolveWorkspace(core: Core, wanted: string | undefined): Promise<Workspace> {
   if (wanted) {
     const rows = await workspacesByIdOrName(core.db, wanted);
@@ -66,7 +64,7 @@ async function resolveWorkspace(core: Core, wanted: string | undefined): Promise
   );
 }
 
-/** The workspace an existing invitation belongs to (resend/revoke by id alone). */
+/** Resend and revoke take an id alone. */
 async function workspaceOf(core: Core, id: string, wanted: string | undefined): Promise<Workspace> {
   if (wanted) return resolveWorkspace(core, wanted);
   const ws = await invitationWorkspace(core.db, id);
@@ -74,7 +72,7 @@ async function workspaceOf(core: Core, id: string, wanted: string | undefined): 
   return ws;
 }
 
-/** With a relay configured, the CLI hands the invitation over too, and waits for the outcome. */
+/** With a relay configured, waits for its outcome. */
 async function deliver(ctx: Ctx, inv: IssuedInvitation, ws: Workspace): Promise<IssuedInvitation> {
   const { core } = ctx;
   if (!core.config.SERVICE_INVITATION_EMAIL_URL) return inv;

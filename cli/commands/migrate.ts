@@ -3,10 +3,8 @@ import { problemsText } from '../command.ts';
 import { migrate as applyMigrations, migrationStatus, openDb, type Db, type MigrationStatus } from '../../core/store/index.ts';
 
 /**
- * `svc migrate` applies pending migrations; `svc migrate --status` lists every migration and
- * whether it is applied, changing nothing. Exit code 1 on any failure, including a database that a
- * newer svc migrated (this binary must not touch it). Pending migrations under --status are not a
- * failure: `svc doctor` and the readiness check report those.
+ * Exit 1 on failure, and on a database a newer svc migrated.
+ * Pending migrations under --status are no failure: doctor reports them.
  */
 export interface MigrateCommandOptions {
   status?: boolean;
@@ -39,7 +37,7 @@ export async function migrate(opts: MigrateCommandOptions = {}, io: MigrateIo = 
     process.exitCode = 1;
     return;
   }
-  // The PostgreSQL URL usually holds a password: name the variable, never its value.
+  // It usually holds a password: name the variable, never its value.
   const store = config.SERVICE_STORE === 'sqlite' ? `sqlite (${config.dbPath})` : 'postgres (DATABASE_URL)';
 
   let db: Db;
@@ -74,7 +72,7 @@ export async function migrate(opts: MigrateCommandOptions = {}, io: MigrateIo = 
 
 type Entry = { version: number; name: string; status: 'applied' | 'pending' | 'unknown'; appliedAt?: string };
 
-/** Every migration the binary or the database knows, in version order. */
+/** Known to the binary or the database. */
 function entries(s: MigrationStatus): Entry[] {
   const list: Entry[] = s.applied.map((a) => ({
     version: a.version,

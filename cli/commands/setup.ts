@@ -15,7 +15,7 @@ export interface SetupOptions {
   force?: boolean;
 }
 
-/** The production environment file: every secret fresh and distinct, origins, store, proxy trust. */
+/** Every secret fresh and distinct. */
 export function productionEnv(o: SetupOptions, now = new Date()): string {
   const lines = [
     `# svc configuration, written by \`svc setup\` on ${now.toISOString()}. Holds secrets: keep it mode 0600.`,
@@ -37,7 +37,7 @@ export function productionEnv(o: SetupOptions, now = new Date()): string {
   return lines.join('\n') + '\n';
 }
 
-/** Parses KEY=VALUE lines the way systemd's EnvironmentFile= does for this file's simple form. */
+/** As systemd's EnvironmentFile= reads this file's simple form. */
 export function parseEnvFile(text: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of text.split('\n')) {
@@ -47,10 +47,7 @@ export function parseEnvFile(text: string): Record<string, string> {
   return env;
 }
 
-/**
- * `svc setup`: writes the production environment file (mode 0600, never over an existing one
- * without --force), checks that svc would start with it, and prints the remaining steps.
- */
+/** Mode 0600; never over an existing file without --force. */
 export async function setup(o: SetupOptions): Promise<void> {
   if (!isAbsolute(o.envFile)) throw new Error('--config must be an absolute path');
   if (!isAbsolute(o.dataDir)) throw new Error('--data-dir must be an absolute path');
@@ -65,7 +62,7 @@ export async function setup(o: SetupOptions): Promise<void> {
     throw new Error(`${o.envFile} exists; it was not changed (its secrets encrypt stored keys). Pass --force to replace it`);
   }
   mkdirSync(dirname(o.envFile), { recursive: true, mode: 0o755 });
-  // Written whole under a temporary name, then renamed: never a half-written secrets file.
+  // Renamed into place: never a half-written secrets file.
   const tmp = `${o.envFile}.tmp-${process.pid}`;
   writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, o.envFile);

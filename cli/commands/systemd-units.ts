@@ -1,14 +1,10 @@
-/**
- * systemd unit files for `svc serve` (svc.service) and `svc worker` (svc-worker@.service, a
- * template: enable svc-worker@1, svc-worker@2 … for several workers). Pure text, so the command,
- * install.sh and the tests share one source.
- */
+/** Pure text, so the command, install.sh and the tests share one source. */
 export interface UnitOptions {
   /** Absolute path of the installed svc binary. */
   bin: string;
   user: string;
   envFile: string;
-  /** Writable data directory (SQLite file, development secrets, scheduler lock). */
+  /** Writable: SQLite file, development secrets, scheduler lock. */
   dataDir: string;
   /** `svc worker --stop-timeout` in ms; TimeoutStopSec is set well above it. */
   workerStopTimeoutMs: number;
@@ -21,9 +17,7 @@ export const UNIT_DEFAULTS: Omit<UnitOptions, 'bin'> = {
   workerStopTimeoutMs: 30_000,
 };
 
-// Options that harden without breaking: svc needs the network, its data directory and /tmp only.
-// ProtectSystem=strict makes the whole file system read-only except ReadWritePaths; PrivateTmp
-// gives it its own /tmp (where the single binary may unpack its native addon).
+// svc needs only the network, its data directory and /tmp (native addon).
 const hardening = (dataDir: string) => `NoNewPrivileges=true
 ProtectSystem=strict
 ReadWritePaths=${dataDir}

@@ -11,7 +11,7 @@ export interface SystemdCommandOptions {
   stopTimeout?: string;
 }
 
-/** The installed binary: this executable when running as the single binary, else the usual path. */
+/** This executable when it is the single binary, else the usual path. */
 async function defaultBin(): Promise<string> {
   try {
     const sea = await import('node:sea');
@@ -24,7 +24,7 @@ async function defaultBin(): Promise<string> {
 
 const SYSTEM_BIN = '/usr/local/bin/svc';
 
-/** The first existing path on the way to `bin` that other users cannot pass (no o+x), if any. */
+/** The first directory on the way to `bin` without o+x, if any. */
 export function blockedForOthers(bin: string): string | undefined {
   for (let p = bin; ; p = dirname(p)) {
     if (existsSync(p) && (statSync(p).mode & 0o001) === 0) return p;
@@ -32,14 +32,11 @@ export function blockedForOthers(bin: string): string | undefined {
   }
 }
 
-/**
- * `svc systemd`: writes svc.service and svc-worker@.service into --dir, or prints both when no
- * --dir is given. Enabling them is left to the operator (docs/operations.md).
- */
+/** Enabling the units is left to the operator (docs/operations.md). */
 export async function systemd(opts: SystemdCommandOptions): Promise<void> {
   let bin = opts.bin ?? (await defaultBin());
   const blocked = blockedForOthers(bin);
-  // The service user must be able to run the binary: one in root's 0700 home cannot be.
+  // The service user cannot run a binary in root's 0700 home.
   if (blocked) {
     const fix = `copy it first: install -m 755 ${bin} ${SYSTEM_BIN}`;
     if (opts.bin) process.stderr.write(`svc: warning: ${blocked} is not accessible to other users, so the service user cannot run ${bin}; ${fix} and pass --bin ${SYSTEM_BIN}\n`);

@@ -2,11 +2,7 @@ import { issuePasswordReset, RESET_TTL_MS } from '../../core/accounts/password-r
 import { isAppError } from '../../core/kernel/errors.ts';
 import { runTool } from '../command.ts';
 
-/**
- * `svc user reset-password --email E`: the way back in for someone locked out, from the terminal
- * of whoever runs the service. Prints a one-time link (an hour); using it signs the account out
- * everywhere. Exit 0, or 1 with one line on stderr.
- */
+/** The way back in for the locked out; it signs them out everywhere. */
 export async function userResetPassword(opts: { email: string; json?: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   await runTool(
     'svc user reset-password',

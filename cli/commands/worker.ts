@@ -9,13 +9,7 @@ export interface WorkerCommandOptions {
   stopTimeout: string;
 }
 
-/**
- * `svc worker`: claims queued jobs (agent runs, scheduled work, notifications) from the store and
- * runs them, `--concurrency` at a time. SIGTERM/SIGINT: stop claiming; in-flight runs finish their
- * current step and are handed back (or finish) within `--stop-timeout`; then exit 0. Jobs still
- * running at the deadline are reclaimed by another worker when their lease expires; the ledger
- * keeps them from repeating a provider call. `--once` processes what is due and exits.
- */
+/** On a signal runs finish their step or hand back (docs/operations.md). */
 export async function worker(opts: WorkerCommandOptions): Promise<void> {
   const loaded = loadConfigOrExplain('svc', {}, ', not starting');
   if (!loaded) return;
@@ -38,8 +32,7 @@ export async function worker(opts: WorkerCommandOptions): Promise<void> {
   }
   const w = services.queue.worker({ concurrency, leaseMs: config.SERVICE_JOB_LEASE_MS, once: opts.once === true });
   log.info('worker started', { id: w.id, concurrency, store: config.SERVICE_STORE, once: opts.once === true });
-  // A long-running worker also runs the scheduler component (leader election decides who
-  // enqueues); `--once` does not campaign. Stopped by core.close(), which releases the lock/lease.
+  // `--once` does not campaign; core.close() releases the lock or lease.
   if (!opts.once) startScheduler(core, services);
   onStopSignals(async (signal) => {
     log.info('worker stopping', { signal, inflight: w.inflight, timeoutMs: stopTimeout });

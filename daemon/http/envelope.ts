@@ -3,23 +3,18 @@ import type { AppError } from '../../core/kernel/errors.ts';
 import type { Logger } from '../../core/kernel/log.ts';
 import type { Metrics } from '../../core/kernel/metrics/registry.ts';
 
-/**
- * What every answer carries, whichever stack wrote it: the Hono middleware (middleware/envelope.ts)
- * and the node:http fast lane (fast-lane.ts, fast-chat.ts) both call these, over plain values.
- */
+/** What every answer carries: both Hono and the node:http fast lane call these. */
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-// Conservative on purpose: the id lands in logs and response headers, so nothing that could split a
-// log line, inject a header or smuggle markup is kept; a proxy's UUID or trace id passes.
+// Lands in logs and headers: nothing that could split or inject.
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function isValidRequestId(value: string | undefined | null): value is string {
   return typeof value === 'string' && VALID_REQUEST_ID.test(value);
 }
 
-// 16 random bytes per id (as many as a UUID's), hex: `req_` + 32 characters, from a buffer
-// refilled 256 ids at a time. Not secrets: ids only need to be unique.
+// UUID-sized, 256 per refill: unique, not secret.
 const ID_BYTES = 16;
 const ids = Buffer.alloc(ID_BYTES * 256);
 let nextId = ids.length;
@@ -34,7 +29,7 @@ export function newRequestId(): string {
   return 'req_' + hex;
 }
 
-/** A valid incoming `x-request-id` is kept (a proxy's id ties its logs to ours), else a new one. */
+/** A valid incoming id is kept: a proxy's id ties its logs to ours. */
 export function requestIdFor(incoming: string | undefined): string {
   return isValidRequestId(incoming) ? incoming : newRequestId();
 }
@@ -42,10 +37,7 @@ export function requestIdFor(incoming: string | undefined): string {
 // Unknown methods would be unbounded label values: keep the standard ones.
 const STANDARD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/**
- * The HTTP metric and the access line of a finished request. `path` must already be fit for the log
- * (redact-path.ts, no query string); `route` is the access line's, `template` the metric's.
- */
+/** `path` redacted, no query; `route` for the log, `template` for the metric. */
 export function recordRequest(
   to: { log: Logger; metrics: Metrics },
   method: string,
@@ -77,7 +69,7 @@ function openAiType(status: number): string {
   return 'invalid_request_error';
 }
 
-/** DESIGN.md's error model: OpenAI's shape on the gateway (/api/v1), the app shape elsewhere. */
+/** OpenAI's shape on the gateway (/api/v1), the app's elsewhere (DESIGN.md). */
 export function errorPayload(gateway: boolean, e: AppError, requestId: string | undefined): unknown {
   return gateway
     ? { error: { message: e.message, type: e.type ?? openAiType(e.status), param: e.field ?? null, code: e.code } }
@@ -89,14 +81,14 @@ export function errorBody(gateway: boolean, e: AppError, requestId: string | und
   return JSON.stringify(errorPayload(gateway, e, requestId));
 }
 
-/** The error answer's own headers (lower-case names); the caller adds rate and request id. */
+/** Lower-case names; the caller adds rate and request id. */
 export function errorHeaders(e: AppError): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const k in e.headers) headers[k.toLowerCase()] = e.headers[k]!;
   return headers;
 }
 
-/** A 5xx goes to the log with its cause (and stack); the client gets only the code and request id. */
+/** The log gets a 5xx's cause; the client only code and request id. */
 export function logServerError(log: Logger, err: unknown, e: AppError, requestId: string | undefined): void {
   if (e.status < 500) return;
   log.error(e.kind === 'unexpected' ? 'unhandled error' : e.message, {

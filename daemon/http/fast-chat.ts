@@ -18,20 +18,13 @@ import { redactPath } from './redact-path.ts';
 
 const PATH = '/api/v1/chat/completions';
 const LOGGED_PATH = redactPath(PATH);
-// Route templates the Hono app reports for this path, by how far a request got (access log `route`):
-// refused by the body limit (app-wide middleware), by the bearer check (/api/v1 middleware), or
-// answered by the route itself. Metrics always carry the handler's template (routeTemplate).
+// Hono's access-log `route` by how far a request got.
 const AT_APP = '/*';
 const AT_V1 = '/api/v1/*';
 
 /**
- * POST /api/v1/chat/completions on plain node:http, without building a Web Request and Response
- * per call (@hono/node-server's conversion, the body-limit TransformStream and Hono's middleware
- * chain cost more CPU than the rest of a proxied call together). It reproduces the Hono path
- * exactly — request id, body limit, bearer auth, 415/400/413, quota and x-ratelimit-* headers,
- * error bodies and their logging, access log line, HTTP metrics, client-disconnect abort — by
- * calling the same functions (envelope.ts, answerChat, bearerAuth, parseJsonText…);
- * test/integration/http-fast-chat.test.ts compares the two paths response by response.
+ * Chat without Hono's per-call cost (docs/architecture.md).
+ * Same functions, same answers: http-fast-chat.test.ts compares the two.
  */
 export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps): FastLane {
   const authenticate = bearerAuth(core, creds, 'member');
@@ -54,7 +47,7 @@ export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps):
     let answer: ChatAnswer | undefined;
     let failure: Error | undefined;
     try {
-      // As the Hono app's host guard (app-wide, before the body limit): DNS rebinding, issue 12.
+      // As Hono's host guard: before the body limit.
       const verdict = hostCheck({ method: 'POST', path: PATH, host: h.host, forwardedHost: h.forwardedHost, origin: h.origin });
       if (typeof verdict !== 'string') throw verdict;
       if (h.contentLength !== undefined && Number(h.contentLength) > limit) throw tooLarge(limit);
@@ -68,8 +61,7 @@ export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps):
     } catch (thrown) {
       failure = thrown instanceof Error ? thrown : new Error('non-Error value thrown', { cause: thrown });
     }
-    // As the /api/v1 middleware: once the key is known, every answer carries its rate-limit
-    // standing, read without counting when the request was refused before admission.
+    // As /api/v1: a known key's answers carry rate headers.
     if (principal && !rate) {
       try {
         rate = await rt.quota.headersFor(principal);
@@ -95,12 +87,9 @@ export function chatLane(core: Core, rt: GatewayRuntime, creds: CredentialDeps):
       return;
     }
     res.writeHead(200, { ...SSE_HEADERS, ...answer.headers, ...rate, [REQUEST_ID_HEADER]: requestId });
-    // Headers go out in this turn of the event loop, not with the first token: a client sees the
-    // 200 while the model thinks. When the first chunk came in the same read as the upstream's
-    // headers it is written before this fires, and headers and chunk leave in one write.
+    // Headers leave this turn: the client sees 200 while the model thinks.
     const flush = setImmediate(flushHeaders, res);
-    // The access line and metrics wait for the end of this turn too: when the first chunk is already
-    // in hand it leaves before them, so they stay off the time to first token.
+    // Logged after this turn: a first chunk in hand leaves before them.
     setImmediate(done, 200);
     await writeChatStream(res, answer.chunks, flush);
   }
@@ -121,7 +110,7 @@ function flushHeaders(res: ServerResponse): void {
   if (!res.writableEnded && !res.destroyed) res.flushHeaders();
 }
 
-/** The headers this path reads; repeated ones joined with ", " as Web Headers do. */
+/** Repeated headers joined with ", ", as Web Headers do. */
 function pickHeaders(raw: string[]) {
   let authorization: string | undefined;
   let contentType: string | undefined;

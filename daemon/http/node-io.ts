@@ -4,7 +4,7 @@ import { unreadableBody } from '../middleware/json-body.ts';
 
 const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() does
 
-/** The body as text; 413 as soon as it crosses the limit (the rest is drained after the answer). */
+/** 413 as soon as the limit is crossed; the rest drains later. */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
@@ -22,7 +22,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** A whole answer at once; a body left unread is drained after it. */
+/** An unread body is drained after the answer. */
 export function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   headers['Content-Length'] = String(Buffer.byteLength(body));
   res.writeHead(status, headers);
@@ -33,11 +33,7 @@ export function send(req: IncomingMessage, res: ServerResponse, status: number, 
 const DRAIN_TIMEOUT_MS = 500;
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
-/**
- * A body left unread (answered before reading it: 401, 413, 415) is read and dropped so the
- * kept-alive socket can serve the next request — within the same bounds as @hono/node-server
- * (64 MB, 500 ms), after which the socket is closed instead.
- */
+/** Keeps the socket reusable, within @hono/node-server's bounds; past them it closes. */
 function drain(req: IncomingMessage): void {
   let bytes = 0;
   const cleanup = () => {

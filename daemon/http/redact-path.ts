@@ -1,11 +1,6 @@
-/**
- * Paths under /api/public/share/ and /api/public/webhooks/ carry bearer credentials in the path
- * itself (share tokens, webhook refs), as do preview links (/p/{token}/…): anyone who can read the
- * logs could replay them. The log keeps the first 4 characters of each such segment.
- */
+/** Credentials in share, webhook and preview paths: the log keeps 4 characters. */
 
-// Fixed names that sit where a token might otherwise be; everything else there is treated as a
-// token, so a mistyped or future URL shape is redacted rather than leaked.
+// Anything else there is a token: unknown shapes are redacted, not leaked.
 const WEBHOOK_ROUTE_NAMES = new Set(['workers', 'agents', 'invitation-email']);
 const KEEP = 4;
 
@@ -13,13 +8,7 @@ function mask(segment: string): string {
   return `${segment.slice(0, KEEP)}…`;
 }
 
-/**
- * Returns `path` with credential segments cut to their first 4 characters. Matching ignores case
- * and empty segments so `/API/public//share/x` cannot slip past, and runs on the decoded path
- * (percent-escapes undone until stable, `\` read as `/`), so `/api%2Fpublic/share/<t>` is caught
- * too; such a path is logged decoded and redacted. Any other path is returned as it came. The
- * query string must already be gone (the access log never logs it).
- */
+/** Case, `//`, `\` and escapes cannot slip past; strip the query first. */
 export function redactPath(path: string): string {
   const direct = redactDecoded(path.replaceAll('\\', '/'));
   if (direct !== undefined) return direct;
@@ -28,7 +17,7 @@ export function redactPath(path: string): string {
   return redactDecoded(decoded.replaceAll('\\', '/')) ?? path;
 }
 
-/** Undoes percent-encoding, nested too (`%252F`), a bounded number of times; bad escapes stay. */
+/** Nested too (`%252F`), a bounded number of times; bad escapes stay. */
 function decodeFully(path: string): string {
   let cur = path;
   for (let i = 0; i < 4 && cur.includes('%'); i++) {
@@ -46,7 +35,7 @@ function decodeFully(path: string): string {
   return cur;
 }
 
-/** The redacted path when it is a credential path, else undefined. */
+/** undefined unless a credential path. */
 function redactDecoded(path: string): string | undefined {
   const parts = path.split('/');
   const seg: number[] = [];
@@ -61,7 +50,7 @@ function redactDecoded(path: string): string | undefined {
   else if (at(2) === 'webhooks') first = WEBHOOK_ROUTE_NAMES.has(at(3)) ? 4 : 3;
   else return undefined;
 
-  // Every segment from the token on is masked: a suffix after a token is never worth the risk.
+  // Everything from the token on: a suffix is never worth the risk.
   for (let k = first; k < seg.length; k++) {
     const i = seg[k]!;
     parts[i] = mask(parts[i]!);

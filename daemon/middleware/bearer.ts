@@ -13,10 +13,7 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/**
- * Bearer-only routes (run API, gateway): a session cookie is never accepted here, so a page on
- * another origin cannot ride a signed-in browser into these routes.
- */
+/** No cookies: other origins' pages cannot ride a signed-in browser. */
 export function requireBearer(core: Core, services: Services, kind: CredentialKind): MiddlewareHandler<AppEnv> {
   const authenticate = bearerAuth(core, services.credentials, kind);
   return async (c, next) => {
@@ -25,7 +22,7 @@ export function requireBearer(core: Core, services: Services, kind: CredentialKi
   };
 }
 
-/** The check itself, transport-free (daemon/http/fast-chat.ts uses it too): the principal, or a 401. */
+/** Transport-free, for the fast lane too; a 401 on failure. */
 export function bearerAuth(core: Core, deps: CredentialDeps, kind: CredentialKind): (authorization: string | undefined) => Promise<Principal> {
   return async (authorization) => {
     const token = bearerToken(authorization);

@@ -12,11 +12,8 @@ export function tooLarge(limit: number): AppError {
 }
 
 /**
- * 413 for bodies over the limit: the gateway (/api/v1) takes SERVICE_GATEWAY_BODY_LIMIT_BYTES
- * (prompts with images are large), everything else SERVICE_BODY_LIMIT_BYTES. A declared
- * Content-Length is trusted, as Hono's own bodyLimit does: Node's parser never delivers more than
- * it declares. Only a chunked body is counted as it streams (the read fails with the same 413 as
- * soon as it crosses the limit, so it is never buffered whole).
+ * The gateway's limit is larger: prompts carry images. Content-Length is trusted,
+ * as in Hono's bodyLimit: Node never delivers more. Chunked bodies are counted.
  */
 export function bodyLimit(config: Pick<Config, 'SERVICE_BODY_LIMIT_BYTES' | 'SERVICE_GATEWAY_BODY_LIMIT_BYTES'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

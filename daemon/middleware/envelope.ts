@@ -7,11 +7,8 @@ import { redactPath } from '../http/redact-path.ts';
 import type { AppEnv } from '../types.ts';
 
 /**
- * The route template a request matched (`/api/app/keys/:id`), never the raw path: raw paths carry
- * tokens (`/api/public/share/<token>`) and would give every request its own time series.
- * The last matched route registered for a concrete method is the handler; `app.use` middleware is
- * registered as ALL and wraps it. A request refused by middleware before its handler still reports
- * the handler's template. No handler (404 from notFound) → "unmatched".
+ * Never the raw path: tokens, and a series per request. The handler is the
+ * last non-ALL match, so requests refused by middleware still report it.
  */
 export function routeTemplate(c: Context<AppEnv>): string {
   if (c.get('unmatched')) return 'unmatched';
@@ -20,11 +17,7 @@ export function routeTemplate(c: Context<AppEnv>): string {
   return 'unmatched';
 }
 
-/**
- * The Hono side of http/envelope.ts: request id, then, once the answer is final (errors become
- * responses inside `next()`), the `x-request-id` header, the HTTP metric and the access line.
- * The access line's `route` is the template the request got to (`/api/v1/*` when refused there).
- */
+/** Records after `next()`, once errors are answers. */
 export function envelope(to: { log: Logger; metrics: Metrics }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const start = performance.now();
@@ -35,7 +28,7 @@ export function envelope(to: { log: Logger; metrics: Metrics }): MiddlewareHandl
       try {
         c.res.headers.set(REQUEST_ID_HEADER, id);
       } catch {
-        // A Response with immutable headers (e.g. one passed through from fetch): copy it.
+        // Immutable headers (a fetch Response passed through): copy it.
         const res = new Response(c.res.body, c.res);
         res.headers.set(REQUEST_ID_HEADER, id);
         c.res = res;

@@ -14,7 +14,7 @@ const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
   408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 };
 
-/** Anything thrown → the AppError the client sees. Unknown errors become a generic 500. */
+/** Unknown errors become a generic 500. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (err instanceof UpstreamError) {
@@ -36,7 +36,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError('internal_error', 'An internal error occurred.', { cause: err });
 }
 
-/** The body of DESIGN.md's error model: the app shape under /api, OpenAI's under /api/v1. */
+/** The app shape under /api, OpenAI's under /api/v1 (DESIGN.md). */
 export function errorResponse(c: Context<AppEnv>, e: AppError): Response {
   return c.body(errorBody(isGatewayPath(c.req.path), e, c.get('requestId')), e.status as 500, errorHeaders(e));
 }
@@ -54,11 +54,7 @@ export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => {
   return errorResponse(c, new AppError('not_found', `No route for ${c.req.method} ${c.req.path.length > 200 ? 'this path' : c.req.path}.`));
 };
 
-/**
- * Hono hands only `Error` instances to onError and rethrows anything else (`throw 'text'`), which
- * would escape as a bare 500 without our body or request id. Registered after the request id and
- * access log, this wraps such values so the onError of its own layer turns them into a response.
- */
+/** Hono rethrows non-Errors as a bare 500; wrapped, onError answers them. */
 export function wrapNonErrors(): MiddlewareHandler<AppEnv> {
   return async (_c, next) => {
     try {

@@ -16,13 +16,8 @@ export function fieldPath(path: readonly PropertyKey[]): string | undefined {
 }
 
 /**
- * Reads and validates a JSON request body. Every bad input is a 4xx, never a 500:
- * - 415 unless the Content-Type is JSON. This also blocks cross-site form posts, which can send
- *   text/plain but not application/json without a CORS preflight (Hono's c.req.json() accepts them).
- * - 400 invalid_json for an empty or malformed body.
- * - 400 json_too_deep past 100 levels, 400 nul_not_allowed for a NUL in any key or string.
- * - 400 invalid_request naming the first failing field.
- * A body-limit 413 raised while streaming passes through unchanged.
+ * Every bad input is a 4xx (docs/limits.md). The 415 stops cross-site form posts:
+ * text/plain needs no preflight, and c.req.json() would take it.
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   const value = await readJsonValue(c);
@@ -35,7 +30,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   return parsed.data;
 }
 
-/** The same checks without a schema: for routes that validate by hand on the hot path (gateway). */
+/** No schema: hot-path routes (gateway) validate by hand. */
 export async function readJsonValue(c: Context): Promise<unknown> {
   requireJsonContentType(c.req.header('content-type'));
   let text: string;
@@ -47,27 +42,27 @@ export async function readJsonValue(c: Context): Promise<unknown> {
   return parseJsonText(text);
 }
 
-/** 415 unless the Content-Type is JSON (checked before the body is read). */
+/** Checked before the body is read. */
 export function requireJsonContentType(header: string | undefined): void {
   if (!isJsonContentType(header)) {
     throw new AppError('unsupported_media_type', 'Content-Type must be application/json.');
   }
 }
 
-/** A failed body read: the body limit's 413 passes through unchanged, anything else is a 400. */
+/** The body limit's 413 passes through; anything else is a 400. */
 export function unreadableBody(err: unknown): AppError {
   const appErr = isAppError(err) ? err : isAppError((err as Error)?.cause) ? ((err as Error).cause as AppError) : undefined;
   return appErr ?? new AppError('invalid_body', 'The request body could not be read.', { cause: err });
 }
 
-/** 400 invalid_json for an empty or malformed body; 400 json_too_deep / nul_not_allowed (core/kernel/input-guard.ts). */
+/** Empty or malformed → invalid_json; depth and NUL rules in core/kernel/input-guard.ts. */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === '') throw badRequest('invalid_json', 'Request body is empty; expected a JSON document.');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    // The parser's own message quotes the body; it is not echoed back or logged.
+    // The parser's message quotes the body: never echoed or logged.
     throw badRequest('invalid_json', 'Request body is not valid JSON.');
   }
   checkJsonValue(value, text);

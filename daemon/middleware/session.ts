@@ -12,7 +12,7 @@ export const SESSION_COOKIE = 'service_session';
 export const CSRF_COOKIE = 'service_csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Session cookie flags: HttpOnly for the session, readable CSRF value; Secure in production. */
+/** The page must read the CSRF value; Secure in production. */
 export function setSessionCookies(c: Context, core: Core, s: { token: string; csrf: string; expiresAt: string }): void {
   const maxAge = Math.floor((Date.parse(s.expiresAt) - core.clock.now()) / 1000);
   const secure = core.config.production;
@@ -26,10 +26,7 @@ export function clearSessionCookies(c: Context, core: Core): void {
   deleteCookie(c, CSRF_COOKIE, { path: '/', secure });
 }
 
-/**
- * Session routes: a valid session cookie, and on state-changing methods the CSRF header equal to
- * the HMAC of that session (signed double-submit). A Bearer header is not a session.
- */
+/** Signed double-submit CSRF on writes; a Bearer header is not a session. */
 export function requireSession(core: Core, services: Services): MiddlewareHandler<AppEnv> {
   const deps = services.accounts;
   return async (c, next) => {
@@ -50,10 +47,7 @@ export function requireSession(core: Core, services: Services): MiddlewareHandle
   };
 }
 
-/**
- * The workspace a session request acts in: `x-workspace-id`, else the one the session was switched
- * to (while the user is still a member there), else the user's own.
- */
+/** `x-workspace-id`, else the session's (while still a member), else the user's own. */
 export function activeWorkspace(core: Core): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const user = c.get('user');
@@ -70,8 +64,7 @@ export function activeWorkspace(core: Core): MiddlewareHandler<AppEnv> {
     }
     if (!ws) throw forbidden(wanted ? 'You are not a member of that workspace.' : 'You belong to no workspace.', 'not_a_member');
     c.set('workspace', ws);
-    // Every answer says which workspace it acted in, so a script never creates a key, an agent or a
-    // provider account in an unexpected one without seeing it.
+    // A script never acts in an unexpected workspace without seeing it.
     c.header('x-workspace-id', ws.id);
     await next();
   };

@@ -13,15 +13,12 @@ import type { AppEnv } from '../types.ts';
 export const SwitchBody = z.strictObject({ workspaceId: z.string().min(1).max(100) });
 export const PasswordBody = z.strictObject({ currentPassword: z.string().max(1024), newPassword: z.string().max(1024) });
 
-/** The workspace an invited user joined (the first one that is not their own). */
+/** The first workspace that is not the user's own. */
 export async function invitingWorkspace(core: Core, userId: string): Promise<string | undefined> {
   return (await workspacesOf(core.db, userId)).find((w) => !w.own)?.id;
 }
 
-/**
- * The caller's own session and password, under `/api/auth`: the active workspace (remembered on the
- * session), password change (ends the other sessions) and "sign out everywhere".
- */
+/** The caller's own session and password; a password change ends the other sessions. */
 export function accountRoutes(core: Core, services: Services): Hono<AppEnv> {
   const deps = services.accounts;
   const app = new Hono<AppEnv>();

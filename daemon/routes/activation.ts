@@ -4,10 +4,7 @@ import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * `GET /api/activation`, `GET /api/activation/:workspaceId`: public (no credential), milestones
- * only — see core/activation/service.ts and docs/public-endpoints.md.
- */
+/** Public, so milestones only (docs/public-endpoints.md). */
 export function activationRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = (): ActivationDeps => services.activation;

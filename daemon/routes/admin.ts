@@ -12,10 +12,8 @@ import { SESSION_COOKIE } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
 /**
- * `/api/admin/*`: the operators' surface. Two ways in: a session of an operator (admin or owner of
- * the operator workspace), or an `svc_admin_` bearer token holding the route's scope. Never
- * anonymous. Any other bearer kind (svc_pat_, svc_live_) is not a credential here: 401.
- * Only safe methods live here so far, so the session path needs no CSRF header.
+ * An operator's session or a scoped `svc_admin_` token; other bearers get 401.
+ * Only safe methods so far: sessions need no CSRF header.
  */
 export function requireOperator(core: Core, services: Services, scope: AdminScope): MiddlewareHandler<AppEnv> {
   const creds = services.credentials;
@@ -33,7 +31,7 @@ export function requireOperator(core: Core, services: Services, scope: AdminScop
       const principal = token ? await verifyCredential(creds, token, 'admin') : undefined;
       if (!principal) throw refuse(401, 'admin', token ? 'invalid' : 'malformed', 'A valid admin token (svc_admin_…) or an operator session is required.');
       if (!principal.scopes.includes(scope)) throw refuse(403, 'admin', 'scope', `This admin token lacks the ${scope} scope.`);
-      // The token stops working when its holder stops being an operator, not only when revoked.
+      // Dies with its holder's operator role, not only when revoked.
       if (!(await operatorOf(core.db, principal.userId))) throw refuse(403, 'admin', 'not_operator', 'The holder of this admin token is no longer an operator.');
       c.set('principal', principal);
       return next();

@@ -44,10 +44,7 @@ export const ShareBody = z.union([z.strictObject({ userId: z.string().min(1).max
 
 const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, workspaceId: c.get('workspace').id, role: c.get('workspace').role });
 
-/**
- * `/api/app/agents`: drafts, published versions and shares. Members and above create; the owner of
- * an agent or an admin+ changes, publishes and shares it; an agent the caller cannot see is a 404.
- */
+/** Members create; the owner or an admin+ changes it; unseen agents are a 404. */
 export function agentRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = (): AgentDeps => services.agents;
@@ -71,8 +68,7 @@ export function agentRoutes(core: Core, services: Services): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  // The draft's account and model are checked as a run would check them, so a version that
-  // publishes also starts (until its account or model changes).
+  // Checked as a run would, so a version that publishes also starts.
   app.post('/agents/:id/publish', async (c) => {
     const v = await publishAgent(deps(), caller(c), c.req.param('id'), async (draft) => {
       await checkVersionTarget(services.gateway, draft);

@@ -14,10 +14,7 @@ import { providerAccountRoutes } from './provider-accounts.ts';
 import { shareRoutes } from './shares.ts';
 import { workerRoutes } from './workers.ts';
 
-/**
- * `/api/app/*`: the workbench surface. Every route needs a session cookie (CSRF header on
- * state-changing methods) and acts in the active workspace; role checks sit on each route.
- */
+/** The workbench surface: session (CSRF on writes), active workspace; roles per route. */
 export function appSurface(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', requireSession(core, services), activeWorkspace(core));

@@ -8,11 +8,7 @@ import type { AppEnv } from '../types.ts';
 
 export const LinkBody = z.strictObject({ version: z.number().int().min(1).max(1_000_000_000).optional() });
 
-/**
- * `POST /api/app/apps/:appId/preview-links` → 201 `{url, expiresAt}`: a capability link to the
- * app (latest version, or `version`) on the preview origin, for whoever may read the app's run.
- * The body is optional.
- */
+/** A capability link on the preview origin, for whoever may read the app's run. */
 export function appRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = services.previewLinks;

@@ -17,10 +17,10 @@ import { clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies 
 import type { AppEnv } from '../types.ts';
 import { accountRoutes, invitingWorkspace } from './account.ts';
 
-// Control characters in a display name would corrupt logs, emails and the pages that show it.
+// Control characters would corrupt logs, emails and pages.
 const noControlChars = (s: string) => !/[\p{Cc}\u2028\u2029]/u.test(s);
 
-/** Strict allowlists: an extra key (a `role`, an owner, a `__proto__`) is a 400, never ignored. */
+/** Strict: an extra key (`role`, `__proto__`) is a 400, never ignored. */
 export const RegisterBody = z.strictObject({
   email: z.string().max(320),
   password: z.string().min(8).max(1024),
@@ -30,7 +30,7 @@ export const RegisterBody = z.strictObject({
 
 export const LoginBody = z.strictObject({
   email: z.string().max(320),
-  // No minimum: a short password is simply wrong (401), like any other wrong password.
+  // No minimum: a short password is simply wrong (401).
   password: z.string().max(1024),
 });
 
@@ -45,7 +45,7 @@ export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
   const deps = services.accounts;
   const app = new Hono<AppEnv>();
 
-  /** Signs the new or returning user in; a session the browser already held is ended first. */
+  /** A session the browser already held is ended first. */
   async function signIn(c: Context<AppEnv>, userId: string, activeWorkspaceId?: string): Promise<void> {
     const previous = getCookie(c, SESSION_COOKIE);
     if (previous) await endSession(deps, previous);
@@ -63,7 +63,7 @@ export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
       invitationToken: body.invitationToken,
       clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY),
     });
-    // After a sign-up by invitation the session acts in the inviting workspace (DESIGN.md).
+    // Invited sign-ups act in the inviting workspace (DESIGN.md).
     await signIn(c, account.user.id, body.invitationToken ? await invitingWorkspace(core, account.user.id) : undefined);
     return c.json(view(account), 201);
   });
@@ -83,7 +83,7 @@ export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
     return c.json(view(account));
   });
 
-  // The operator's one-time link (`svc user reset-password`): the token in the body is the credential.
+  // `svc user reset-password`'s link: the body's token is the credential.
   app.post('/reset-password', async (c) => {
     const body = await readJson(c, ResetBody);
     await resetPassword(deps, body.token, body.newPassword);

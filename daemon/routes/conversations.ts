@@ -3,10 +3,7 @@ import { listConversations, readConversation } from '../../core/conversations/se
 import type { Core } from '../../core/index.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * `/api/app/conversations`: the caller's own conversations (the run API records them). The list
- * follows the active workspace like the rest of /api/app; another user's conversation is a 404.
- */
+/** The caller's own, in the active workspace; another user's is a 404. */
 export function conversationRoutes(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/conversations', async (c) => c.json({ data: await listConversations(core.db, c.get('user').id, c.get('workspace').id) }));

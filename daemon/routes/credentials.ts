@@ -13,11 +13,7 @@ import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * `/api/app/access-tokens`, `/api/app/keys`, `/api/app/admin-tokens` (DESIGN.md "Tokens and keys").
- * The token is in the create answer only; every later read shows `preview` (prefix + last 4).
- * Someone else's credential answers 404, not 403, so ids cannot be probed.
- */
+/** Secrets appear once; someone else's credential is a 404, so ids cannot be probed. */
 
 const name = z.string().trim().min(1).max(200);
 const expiresAt = z.iso.datetime({ offset: true }).optional();
@@ -37,7 +33,7 @@ export const adminTokenBody = z.strictObject({
   scopes: z.array(z.enum(ADMIN_SCOPES)).min(1).max(ADMIN_SCOPES.length),
 });
 
-/** What a client sees of a credential: per kind, only the fields that mean something for it. */
+/** Per kind, only the fields that mean something for it. */
 function present(v: CredentialView, now: number, workspaceName?: string) {
   const status = v.revokedAt ? 'revoked' : v.expiresAt !== null && Date.parse(v.expiresAt) <= now ? 'expired' : 'active';
   const common = { id: v.id, name: v.name, preview: v.preview, status, createdAt: v.createdAt, expiresAt: v.expiresAt, revokedAt: v.revokedAt, lastUsedAt: v.lastUsedAt };
@@ -51,8 +47,7 @@ const wantsAll = (c: Context<AppEnv>) => c.req.query('all') === '1' || c.req.que
 export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
   const deps = services.credentials;
   const app = new Hono<AppEnv>();
-  // id first, then the secret once (DESIGN.md "Response conventions").
-  // Keys belong to the workspace the request acts in: its name is shown beside its id.
+  // id first, then the secret once (DESIGN.md); keys show their workspace's name.
   const wsName = (c: Context<AppEnv>) => (c.get('workspace') as { name: string } | undefined)?.name;
   const created = (c: Context<AppEnv>, v: CredentialView & { token: string }) => {
     const { id, ...rest } = present(v, core.clock.now(), wsName(c));
@@ -60,15 +55,14 @@ export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
   };
   const listed = (c: Context<AppEnv>, rows: CredentialView[]) => c.json({ data: rows.map((v) => present(v, core.clock.now(), wsName(c))) });
 
-  /** The credential if it exists, has this kind and `may` allows the caller; 404 otherwise. */
+  /** 404 unless it exists, has this kind and `may` allows the caller. */
   async function lookup(c: Context<AppEnv>, kind: CredentialKind, may: (v: CredentialView) => boolean | Promise<boolean>) {
     const v = await getCredential(deps, c.req.param('id') ?? '');
     if (!v || v.kind !== kind || !(await may(v))) throw notFound(kind === 'access' ? 'Access token' : kind === 'member' ? 'Key' : 'Admin token');
     return v;
   }
 
-  // Access tokens act as the user on the run API, in any workspace the user reaches: every role
-  // may hold them, and each user sees and revokes only their own.
+  // Access tokens act as their user in any workspace; each sees only their own.
   app.post('/access-tokens', async (c) => {
     const body = await readJson(c, accessTokenBody);
     return created(c, await issueCredential(deps, { kind: 'access', userId: c.get('user').id, workspaceId: null, name: body.name, expiresAt: body.expiresAt ?? null }));
@@ -79,7 +73,7 @@ export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
     return c.json(present(await revokeCredential(deps, v.id), core.clock.now()));
   });
 
-  // Member keys: one member in one workspace (the active one); members and above hold them.
+  // Member keys: one member in the active workspace; members and above.
   app.post('/keys', requireRole('member'), async (c) => {
     const body = await readJson(c, keyBody);
     const limits = Object.fromEntries(Object.entries(body.limits ?? {}).filter(([, n]) => n !== undefined));
@@ -101,9 +95,7 @@ export function credentialRoutes(core: Core, services: Services): Hono<AppEnv> {
     return c.json(present(await revokeCredential(deps, v.id), core.clock.now()));
   });
 
-  // Admin tokens: operators only, judged on the operator workspace whatever the active one is.
-  // Any operator may list (?all=1) every admin token, and revoke one held by an operator of their
-  // role or lower (an admin does not revoke an owner's).
+  // Admin tokens: operators only; none revokes a higher role's.
   async function operator(c: Context<AppEnv>): Promise<string> {
     const wsId = await operatorOf(core.db, c.get('user').id);
     if (!wsId) {

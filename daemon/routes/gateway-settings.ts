@@ -16,10 +16,7 @@ export const LimitsBody = z.strictObject({
   tokensPerMonth: limit(Number.MAX_SAFE_INTEGER),
 });
 
-/**
- * Gateway limits (workspace-wide and per member; key limits are set on the key) and the
- * service/conduit overrides. Everyone reads; admins and owners write. `null` = no limit at that level.
- */
+/** Everyone reads; admins and owners write. `null` = no limit at that level. */
 export function gatewaySettingsRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const rt = () => services.gateway;
@@ -39,7 +36,7 @@ export function gatewaySettingsRoutes(core: Core, services: Services): Hono<AppE
   app.put('/limits/members/:userId', requireRole('admin'), async (c) => {
     const ws = c.get('workspace');
     const body = await readJson(c, LimitsBody);
-    // An admin does not set an owner's limits (issue 12: nobody acts on a higher role).
+    // Nobody acts on a higher role.
     if (!(await assertMayActOn(core.db, ws.id, { userId: c.get('user').id, role: ws.role }, c.req.param('userId')))) throw notFound('Member');
     await rt().limits.set(ws.id, c.req.param('userId'), body);
     return c.json({ member: body });

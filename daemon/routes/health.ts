@@ -4,11 +4,7 @@ import type { AppEnv } from '../types.ts';
 
 export type { ReadinessOptions };
 
-/**
- * GET /api/health and /api/health/live answer from the process alone (a liveness probe must not
- * restart a healthy process because the database hiccuped); /api/health/ready asks the store
- * through `readiness` (createReadiness; shared with the fast path, so one status cache).
- */
+/** Liveness never asks the store: a database hiccup must not restart healthy processes. */
 export function healthRoutes(readiness: () => Promise<Readiness>): Hono<AppEnv> {
   const live = new Hono<AppEnv>();
   const ok = { status: 'ok' } as const;

@@ -15,17 +15,13 @@ import { readJson } from '../middleware/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
-// Shape only; the service checks the role name and the address, so the API and `svc invite`
-// refuse the same inputs with the same messages.
+// Shape only: the service checks values, so `svc invite` refuses the same.
 export const createBody = z.strictObject({
   email: z.string().max(320),
   role: z.string().max(16),
 });
 
-/**
- * Hands a fresh token to the email relay off the request path: the client gets its answer at once,
- * the outcome shows later as `deliveryStatus`. A relay failure is logged, never thrown at the client.
- */
+/** Off the request path; the outcome shows later as `deliveryStatus`. */
 export function startDelivery(deps: DeliveryDeps, inv: IssuedInvitation, workspaceName: string): IssuedInvitation {
   if (!deps.relayUrl) return inv;
   deliverInvitation(deps, inv, workspaceName).catch((err: unknown) => {
@@ -34,10 +30,7 @@ export function startDelivery(deps: DeliveryDeps, inv: IssuedInvitation, workspa
   return { ...inv, deliveryStatus: 'queued', deliveryDetail: null };
 }
 
-/**
- * `/api/app/invitations`: admins and owners of the active workspace (viewers and members get 403
- * before their body is read). Tokens appear only in create and resend answers.
- */
+/** Admins and owners; others get 403 before the body is read. */
 export function invitationRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = services.invitations;

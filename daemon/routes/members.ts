@@ -11,11 +11,7 @@ import type { AppEnv } from '../types.ts';
 
 export const RoleBody = z.strictObject({ role: z.enum(ROLES) });
 
-/**
- * Workspaces and members of the active workspace (`/api/app`, behind session + workspace
- * middleware). The role rules live in core/accounts/members.ts: admins manage non-owners, only
- * an owner touches owners, the last owner stays, and anyone may leave.
- */
+/** The role rules live in core/accounts/members.ts. */
 export function memberRoutes(core: Core): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -37,7 +33,7 @@ export function memberRoutes(core: Core): Hono<AppEnv> {
     return c.json(member);
   });
 
-  // No requireRole: leaving needs no rank; removing someone else is checked in removeMember.
+  // Leaving needs no rank; removeMember checks removing others.
   app.delete('/members/:userId', async (c) => {
     const ws = c.get('workspace');
     await removeMember(core.db, ws.id, { userId: c.get('user').id, role: ws.role }, c.req.param('userId'), new Date(core.clock.now()).toISOString());

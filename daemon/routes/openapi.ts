@@ -4,13 +4,10 @@ import { openApiJson } from '../openapi/document.ts';
 import { renderDocs } from '../openapi/page.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * `GET /api/openapi.json` and `GET /api/docs`: public, the API's shape only (docs/public-endpoints.md).
- * The document is built once per process, so every answer is the same bytes.
- */
+/** Public, the API's shape only (docs/public-endpoints.md); built once per process. */
 export function openApiRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  // Rendered once (about 0.1 s); each answer only puts its own nonce in the slot.
+  // Rendered once; each answer only fills in its nonce.
   const SLOT = 'svc-nonce-slot';
   let page: string | undefined;
   app.get('/openapi.json', (c) => c.body(openApiJson(), 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' }));

@@ -26,10 +26,7 @@ export const PatchBody = z.strictObject({
   enabled: z.boolean().optional(),
 });
 
-/**
- * `/api/app/provider-accounts`: every member reads (agents name an account), admins and owners
- * write. API keys go in, are sealed by the vault, and never come back out (`keyPreview` only).
- */
+/** Members read (agents name accounts); admins write. Sealed keys never come back out. */
 export function providerAccountRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const rt = () => services.gateway;
@@ -57,7 +54,7 @@ export function providerAccountRoutes(core: Core, services: Services): Hono<AppE
     return c.json(a);
   });
 
-  // Lists the account's models, or names why it could not (a failure is still a 200 with ok: false).
+  // A failure is still a 200, with ok: false and the reason.
   app.post('/provider-accounts/:id/test', requireRole('admin'), async (c) => {
     const r = await testConnection(services.providerTests, c.get('workspace').id, c.req.param('id'));
     if (r.ok) rt().catalogue.invalidate(c.get('workspace').id, r.accountId);

@@ -4,11 +4,7 @@ import type { Services } from '../../core/services.ts';
 import { openShare } from '../../core/shares/public-view.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * `GET /api/public/share/:token` — no cookie; the path token is the only credential (SPEC
- * Authentication rule 1: the access log keeps only its first 4 characters, see redact-path.ts).
- * The answer must not be cached by shared caches nor leak the URL onward via Referer.
- */
+/** The path token is the only credential: no shared caching, no Referer leak. */
 export function publicShareRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = services.publicShares;

@@ -10,11 +10,7 @@ import { tooLarge } from '../middleware/body-limit.ts';
 import { readJson, unreadableBody } from '../middleware/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
-/**
- * `/api/public/webhooks/*`: callbacks from outside, each authorised by its own secret rather than a
- * session. Every handler checks its secret before reading the body, so an unauthorised caller
- * learns nothing about validation and changes nothing.
- */
+/** Secret before body: unauthorised callers learn and change nothing. */
 export function publicWebhookRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post('/invitation-email', invitationEmail(core, services));
@@ -23,12 +19,7 @@ export function publicWebhookRoutes(core: Core, services: Services): Hono<AppEnv
   return app;
 }
 
-/**
- * Worker and legacy agent triggers: the path credential is checked first (one identical 404 for
- * every miss, see core/workers/trigger.ts), then the body is read — any content type, at most
- * WEBHOOK_BODY_LIMIT bytes — and a run is queued as the Worker's owner (or the token's issuer).
- * 202 `{runId, conversationId, status: 'queued'}`, with the owner's run-start rate-limit headers.
- */
+/** One identical 404 for every miss (core/workers/trigger.ts); runs queue as the owner. */
 function trigger(services: Services, fn: (d: TriggerDeps, cred: string, readBody: () => Promise<string>) => Promise<Triggered>, param: string) {
   return async (c: Context<AppEnv>) => {
     c.header('cache-control', 'no-store');
@@ -58,7 +49,7 @@ export const deliveryResult = z.strictObject({
   detail: z.string().max(1000).optional(),
 });
 
-/** The email relay reports what happened to an invitation; header `x-svc-webhook-secret`. */
+/** The email relay's delivery report; header `x-svc-webhook-secret`. */
 function invitationEmail(core: Core, services: Services) {
   const secret = core.secrets.SERVICE_INVITATION_EMAIL_SECRET;
   return async (c: Context<AppEnv>) => {

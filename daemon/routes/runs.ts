@@ -39,10 +39,7 @@ export function startView(r: RunRow) {
   };
 }
 
-/**
- * The run API (`/api/agents/...`): Bearer access tokens only — a session cookie is a 401 here.
- * Starts are rate limited per user; reads and lists are not.
- */
+/** Bearer access tokens only; starts are rate limited per user, reads are not. */
 export function runRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', requireBearer(core, services, 'access'));
@@ -63,7 +60,7 @@ export function runRoutes(core: Core, services: Services): Hono<AppEnv> {
 
   app.get('/:agentId/runs', async (c) => c.json({ data: await listRuns(runs().deps, c.req.param('agentId'), c.get('principal').userId) }));
 
-  // readRun's document, written from the stored JSON without a parse (read-json.ts).
+  // Written from the stored JSON without a parse (read-json.ts).
   app.get('/:agentId/runs/:runId', async (c) =>
     c.body(await readRunJson(runs().deps, c.req.param('agentId'), c.req.param('runId'), c.get('principal').userId), 200, { 'content-type': 'application/json' }),
   );
@@ -72,8 +69,7 @@ export function runRoutes(core: Core, services: Services): Hono<AppEnv> {
     const { deps } = runs();
     const { decision } = await readJson(c, DecisionBody);
     const d = { agentId: c.req.param('agentId'), runId: c.req.param('runId'), approvalId: c.req.param('approvalId'), userId: c.get('principal').userId, decision };
-    // Queued (durable) runs go back to the queue and a worker resumes them; in-request runs resume
-    // in this request, as they started.
+    // Queued runs resume on a worker; in-request runs here, as they started.
     const outcome = await decideApproval(deps, d, runs().requeue);
     if (outcome.resumed) await executeRun(deps, d.runId, outcome.token);
     return c.json(startView((await getRun(deps.db, d.runId))!));

@@ -8,11 +8,7 @@ import type { AppEnv } from '../types.ts';
 
 export const CreateBody = z.strictObject({ kind: z.enum(['run', 'conversation']), id: z.string().min(1).max(100) });
 
-/**
- * `/api/app/shares`: share links to the caller's own runs and conversations. The token is in the
- * create answer only (with the link's `url`); the list shows previews. Any role may share what is
- * theirs; someone else's record or link is a 404.
- */
+/** Anyone shares their own; someone else's is a 404. */
 export function shareRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = services.shares;

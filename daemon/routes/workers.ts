@@ -12,7 +12,7 @@ import type { AppEnv } from '../types.ts';
 const fields = {
   name: z.string().trim().min(1).max(200),
   agentId: z.string().min(1).max(64),
-  // DESIGN.md names it inputText; the API takes inputTemplate (it is a template) and accepts the alias.
+  // DESIGN.md's inputText is accepted as an alias.
   inputTemplate: z.string().min(1).max(100_000),
   schedule: z.string().min(1).max(200).nullable().optional(),
   notifyUrl: z.string().min(1).max(2048).nullable().optional(),
@@ -29,7 +29,7 @@ export const PatchBody = z.strictObject({
   inputTemplate: fields.inputTemplate.optional(),
   inputText: fields.inputTemplate.optional(),
 });
-/** inputText is DESIGN.md's name for the same field; inputTemplate wins when both are given. */
+/** Folds in DESIGN.md's inputText; inputTemplate wins when both are given. */
 const template = <T extends { inputTemplate?: string | undefined; inputText?: string | undefined }>({ inputText, ...rest }: T) => ({
   ...rest,
   inputTemplate: rest.inputTemplate ?? inputText,
@@ -37,11 +37,7 @@ const template = <T extends { inputTemplate?: string | undefined; inputText?: st
 
 const caller = (c: Context<AppEnv>): Caller => ({ userId: c.get('user').id, workspaceId: c.get('workspace').id, role: c.get('workspace').role });
 
-/**
- * `/api/app/workers` (automations) and the legacy agent webhook token under `/api/app/agents`.
- * Members and above create Workers for agents they can run; the owner or an admin+ manages them.
- * The webhook ref comes back once (`token`, also as `webhookRef`); lists show its preview only.
- */
+/** Members create for agents they can run; owner or admin+ manage. */
 export function workerRoutes(core: Core, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = (): WorkerDeps => services.workers;

@@ -9,20 +9,15 @@ import type { AppEnv } from '../../types.ts';
 import { SSE_HEADERS, sseBody } from './sse.ts';
 
 export const SSE_DONE = 'data: [DONE]\n\n';
-/** A chunk as an SSE event: the upstream's own text when the chunk is unchanged (RAW_JSON). */
+/** The upstream's own text when the chunk is unchanged (RAW_JSON). */
 export const sseChunk = (chunk: ChatChunk) => `data: ${chunk[RAW_JSON] ?? JSON.stringify(chunk)}\n\n`;
 
 export type ChatAnswer =
   | { stream: true; chunks: AsyncIterable<ChatChunk>; headers: Record<string, string> }
-  /** `raw`: the upstream's own body, unchanged, when it already speaks OpenAI (no re-serialisation). */
+  /** `raw`: an OpenAI upstream's own body, never re-serialised. */
   | { stream: false; raw: string | undefined; completion: ChatCompletion; headers: Record<string, string> };
 
-/**
- * POST /api/v1/chat/completions after authentication and body reading, shared by the Hono route
- * and the node:http fast path (daemon/http/fast-chat.ts) so both behave alike: validation, admission
- * (`onAdmitted` gets the x-ratelimit-* headers, which errors after this point carry too), the call,
- * the overhead metric measured from `t0`.
- */
+/** Shared by Hono and the fast lane, so both behave alike. */
 export async function answerChat(rt: GatewayRuntime, p: Principal, body: unknown, signal: AbortSignal, t0: number, onAdmitted: (rateHeaders: Record<string, string>) => void, requestId?: string): Promise<ChatAnswer> {
   const req = checkChatRequest(body);
   const admission = await rt.quota.admit(p);

@@ -10,18 +10,13 @@ import { quotaRoutes } from './quota.ts';
 import { responsesRoutes } from './responses.ts';
 import { routerRoutes } from './router.ts';
 
-/**
- * `/api/v1`: the OpenAI-compatible gateway, Bearer member keys only. Every answer carries
- * x-request-id and the x-ratelimit-* headers (set by the route at admission, and copied onto error
- * responses here; read without counting when the route refused the request before admission).
- */
+/** Member keys only; every answer, errors too, carries the x-ratelimit-* headers. */
 export function gatewayRoutes(core: Core, services: Services): Hono<AppEnv> {
   const rt = services.gateway;
   const app = new Hono<AppEnv>();
   app.use('*', requireBearer(core, services, 'member'), async (c, next) => {
     await next();
-    // A request refused before admission (invalid body, Responses refusal) still answers with the
-    // key's current standing, so clients see the rate-limit headers on every response.
+    // Refused before admission: the key's standing, read without counting.
     const h = c.get('rateHeaders') ?? (await rt.quota.headersFor(c.get('principal')));
     for (const k in h) c.res.headers.set(k, h[k]!);
   });

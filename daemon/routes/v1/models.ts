@@ -18,13 +18,13 @@ export function modelRoutes(rt: GatewayRuntime): Hono<AppEnv> {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));
     const data = await list(p.workspaceId!);
-    // Accounts whose server did not answer are missing from the list: say which, instead of silence.
+    // Say which accounts did not answer, rather than silently omit them.
     const missing = await rt.catalogue.unavailable(p.workspaceId!);
     if (missing.length > 0) c.header('x-svc-unavailable-providers', missing.join(','));
     return c.json({ object: 'list', data });
   });
 
-  // Model ids contain a slash (`openai/gpt-4.1-mini`), so the id is the rest of the path.
+  // Ids contain a slash (`openai/gpt-4.1-mini`).
   app.get('/models/*', async (c) => {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));
@@ -36,8 +36,7 @@ export function modelRoutes(rt: GatewayRuntime): Hono<AppEnv> {
   return app;
 }
 
-/** The id as the client wrote it: `%2F` and friends decoded; bad percent-encoding (`%ZZ`, a cut or
- * invalid UTF-8 sequence) is the client's mistake, a 400, not a decoder exception (a 500). */
+/** Bad percent-encoding (`%ZZ`, broken UTF-8) is the client's mistake: a 400, not a 500. */
 function decodedId(raw: string): string {
   try {
     return decodeURIComponent(raw);

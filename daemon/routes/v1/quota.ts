@@ -17,8 +17,7 @@ export function quotaRoutes(rt: GatewayRuntime, core: Core): Hono<AppEnv> {
     return c.json({ object: 'quota', workspace_id: p.workspaceId, user_id: p.userId, key_id: p.credentialId, ...v });
   });
 
-  /** Usage of the authenticated member in this workspace, by day and model, with the token splits.
-   * `?from=YYYY-MM-DD&to=YYYY-MM-DD` (default: the last 30 days); `?scope=key` for this key only. */
+  /** Default: the last 30 days, the whole member (`?scope=key`: this key). */
   app.get('/usage', async (c) => {
     const p = c.get('principal');
     c.set('rateHeaders', await rt.quota.headersFor(p));

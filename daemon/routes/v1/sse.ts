@@ -8,22 +8,20 @@ export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',
-  // Reverse proxies (nginx) buffer responses by default; a token stream must not wait.
+  // nginx buffers by default; a token stream must not wait.
   'x-accel-buffering': 'no',
 };
 
 export interface SseOptions {
   done?: string;
   onError?: (err: unknown) => string;
-  /** Where a failure that is not the upstream's goes (the gateway logs those where it records usage). */
+  /** For non-upstream failures; the gateway logs upstream ones with usage. */
   log?: { logger: Logger; requestId: string | undefined };
 }
 
 /**
- * Streams `items` as server-sent events, each written as soon as it arrives (no buffering).
- * A failure after the first byte cannot change the status any more: it is sent as a final
- * OpenAI-style error event, and the iterator is returned (a failure in formatting leaves the
- * upstream open otherwise). Cancelling (client gone) returns the iterator, which aborts upstream.
+ * After the first byte a failure can only be a final error event.
+ * Failing or cancelled, the iterator is returned: that aborts the upstream.
  */
 export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string, opts: SseOptions = {}): ReadableStream<Uint8Array> {
   const it = items[Symbol.asyncIterator]();
@@ -50,7 +48,7 @@ export function sseBody<T>(items: AsyncIterable<T>, format: (item: T) => string,
   });
 }
 
-/** The final event of a stream that failed after its first byte: OpenAI's error shape. */
+/** A failure after the first byte, in OpenAI's error shape. */
 export function sseErrorEvent(err: unknown): string {
   const e = toAppError(err);
   return `data: ${JSON.stringify({ error: { message: e.message, type: e.type ?? 'server_error', param: e.field ?? null, code: e.code } })}\n\n`;
