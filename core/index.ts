@@ -7,10 +7,7 @@ import { createAuthRuntime, type AuthRuntime } from './auth/runtime.ts';
 import type { ScryptCost } from './auth/password.ts';
 import { createMetrics, type Metrics } from './kernel/metrics/registry.ts';
 
-/**
- * What every process (serve, worker, CLI commands) works with, built once and passed down; the
- * domain services are built from it in core/services.ts. No HTTP concerns here.
- */
+/** What every process works with, built once; services are built on it in core/services.ts. */
 export interface Core {
   readonly config: Config;
   readonly secrets: Secrets;
@@ -23,7 +20,7 @@ export interface Core {
   readonly metrics: Metrics;
   /** Epoch ms at which this core was built (uptime, readiness). */
   readonly startedAt: number;
-  /** Registers work to finish before the store closes (e.g. flushing batched usage rows). */
+  /** Work to finish before the store closes (e.g. batched usage rows). */
   onClose(fn: () => Promise<void>): void;
   /** Runs the close hooks (newest first), then releases the store. Idempotent. */
   close(): Promise<void>;
@@ -37,7 +34,7 @@ export interface CoreParts {
   clock?: Clock;
   /** Password hashing cost; tests lower it, production keeps the OWASP default. */
   scrypt?: ScryptCost;
-  /** Collect process metrics (default true; tests building many cores turn it off). */
+  /** Default true; tests building many cores turn it off. */
   defaultMetrics?: boolean;
 }
 
@@ -75,11 +72,7 @@ export interface OpenCoreOptions {
   clock?: Clock;
 }
 
-/**
- * Resolves the secrets (development: generated into a 0600 file, with a warning line), opens the
- * configured store and builds the Core. Migrations are the caller's decision (`svc serve` applies
- * them, `svc doctor` only reports them).
- */
+/** Secrets, store, Core. Migrations are the caller's: `svc serve` applies, `svc doctor` reports. */
 export async function openCore(config: Config, opts: OpenCoreOptions = {}): Promise<Core> {
   const log = opts.log ?? createLogger(config.SERVICE_LOG_LEVEL);
   const { secrets, warning } = resolveSecrets(config);

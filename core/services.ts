@@ -30,7 +30,7 @@ import { notifyKey, notifyOnEnd, workerJobs } from './workers/jobs.ts';
 import type { WorkerDeps } from './workers/service.ts';
 import type { TriggerDeps } from './workers/trigger.ts';
 
-/** Given once, at construction (tests fake the provider engine or speed up timers). */
+/** Given once, at construction; tests fake the engine or speed up timers. */
 export interface ServicesOptions {
   gateway?: GatewayOptions;
   runs?: RunsOptions;
@@ -85,7 +85,7 @@ export const invitationDeps = (core: Core): InvitationDeps => ({ db: core.db, cl
 
 export const shareDeps = (core: Core): ShareDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN });
 
-/** The one composition root: the only place that wires services to the core and to each other. */
+/** The one composition root: the only place services are wired together. */
 export function createServices(core: Core, opts: ServicesOptions = {}): Services {
   const { db, clock, log, config, secrets } = core;
   const built = new Map<keyof Services, unknown>();

@@ -1,12 +1,9 @@
-/**
- * One spelling per address: NFC, trimmed, lower-cased. Invitations match on this form, so
- * `Ana@Example.com` and `ana@example.com` are the same person.
- */
+/** One spelling per address: invitations match on this form. */
 export function normalizeEmail(raw: string): string {
   return raw.normalize('NFC').trim().toLowerCase();
 }
 
-// Deliberately permissive (unicode local parts and IDN domains are real); a mail relay is the judge.
+// Permissive: unicode local parts and IDN domains are real; the relay judges.
 const SHAPE = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]{1,255}\.[^\s@<>()[\]\\,;:".]{2,63}$/u;
 
 export function isEmail(normalized: string): boolean {

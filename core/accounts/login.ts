@@ -7,7 +7,7 @@ import { FailureThrottle } from './throttle.ts';
 import { workspacesOf } from './workspaces.ts';
 import type { AccountView, AccountsDeps } from './types.ts';
 
-/** Same answer, byte for byte (no request id in the body), for an unknown address and a wrong password. */
+/** Byte-identical for an unknown address and a wrong password. */
 export const invalidCredentials = () => new AppError('invalid_credentials', 'Email or password is incorrect.', { uniformBody: true });
 
 export interface LoginThrottles {
@@ -15,7 +15,7 @@ export interface LoginThrottles {
   address: FailureThrottle;
 }
 
-/** 10 failures per account per 15 minutes; 30 per client address per 15 minutes. */
+/** Per 15 minutes: 10 failures per account, 30 per client address. */
 export const defaultThrottles = (): LoginThrottles => ({
   account: new FailureThrottle(10, 15 * 60_000),
   address: new FailureThrottle(30, 15 * 60_000),
@@ -35,19 +35,18 @@ export async function login(
   const now = deps.clock.now();
   const wait = Math.max(account.retryAfter(email, now), address.retryAfter(input.clientAddress, now));
   if (wait > 0) throw tooManyAttempts('sign-in', wait);
-  // Reserved in the same turn as the check, before any await: parallel guesses cannot all pass the
-  // check before the first one is recorded (41 at once were all evaluated, issue 12).
+  // Before any await, so parallel guesses cannot all pass the check.
   account.reserve(email, now);
   address.reserve(input.clientAddress, now);
   let row: { id: string; email: string; name: string; password_hash: string } | undefined;
   let outcome: 'ok' | 'wrong' | 'error' = 'error';
   try {
     row = await userForLogin(deps.db, email);
-    // Unknown users still pay for one hash, so timing does not reveal which addresses exist.
+    // Unknown users pay for a hash too: timing reveals no addresses.
     const ok = await deps.hasher.verify(input.password, row?.password_hash ?? (await dummyFor(deps.hasher)));
     outcome = row && ok ? 'ok' : 'wrong';
   } finally {
-    // Only a wrong password counts; an error (the store, too many hashes queued) guessed nothing.
+    // Only a wrong password counts: an error guessed nothing.
     const end = deps.clock.now();
     account.settle(email, end, outcome === 'wrong');
     address.settle(input.clientAddress, end, outcome === 'wrong');
@@ -58,8 +57,7 @@ export async function login(
   return { user: { id: row.id, email: row.email, name: row.name }, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role })) };
 }
 
-/** A hash of a random password at the hasher's cost, made once per hasher: unknown users' sign-ins
- * spend the time a real one would. */
+/** One random hash per hasher, so unknown users' sign-ins take as long. */
 const dummies = new WeakMap<PasswordHasher, Promise<string>>();
 function dummyFor(hasher: PasswordHasher): Promise<string> {
   let d = dummies.get(hasher);

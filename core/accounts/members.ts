@@ -17,11 +17,7 @@ export async function listMembers(q: Queryable, workspaceId: string): Promise<Me
   return rows.map((r) => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: r.created_at }));
 }
 
-/**
- * Nobody acts on a member of a higher role than their own — limits, keys, admin tokens (role changes
- * and removals follow mayManage below). 403 when `targetUserId`'s role in the workspace outranks the
- * actor's; a non-member (or the actor themselves) passes. Returns the target's role, if any.
- */
+/** 403 when the target outranks the actor (self and non-members pass); the target's role. */
 export async function assertMayActOn(q: Queryable, workspaceId: string, actor: { userId: string; role: Role }, targetUserId: string): Promise<Role | undefined> {
   const row = await memberRole(q, workspaceId, targetUserId);
   if (row && targetUserId !== actor.userId && outranks(row.role, actor.role)) {
@@ -32,11 +28,7 @@ export async function assertMayActOn(q: Queryable, workspaceId: string, actor: {
 
 const lastOwner = () => new AppError('last_owner', 'A workspace must keep at least one owner; make someone else owner first.');
 
-/**
- * Reads the target's role with the workspace's owner rows locked, so two concurrent demotions of the
- * last two owners cannot both pass the "another owner remains" check (SQLite's write transaction
- * already serialises them; PostgreSQL needs the row locks).
- */
+/** Owner rows locked: two concurrent demotions cannot both leave "another owner". */
 async function lockedTarget(q: Queryable, workspaceId: string, userId: string): Promise<{ role: Role; owners: number }> {
   const owners = await lockOwners(q, workspaceId);
   const target = await lockMemberRole(q, workspaceId, userId);
@@ -62,7 +54,7 @@ export async function changeRole(db: Db, workspaceId: string, actor: Role, userI
   });
 }
 
-/** Removes a member; anyone may leave, admins and owners may remove others under the same rules. */
+/** Anyone may leave; removing others follows mayManage. */
 export async function removeMember(db: Db, workspaceId: string, actor: { userId: string; role: Role }, userId: string, nowIso: string): Promise<void> {
   await db.tx(async (q) => {
     const t = await lockedTarget(q, workspaceId, userId);

@@ -3,9 +3,8 @@ import { operatorMembership } from './repo.ts';
 import { atLeast } from './roles.ts';
 
 /**
- * Operators are admins and owners of the operator workspace (the bootstrap account's). Checked
- * against that workspace whatever workspace a request acts in, so metrics and admin tokens never
- * depend on the x-workspace-id header. Returns the operator workspace id when the user is one.
+ * The operator workspace id if the user administers it, whatever x-workspace-id says:
+ * metrics and admin tokens must not depend on that header.
  */
 export async function operatorOf(q: Queryable, userId: string): Promise<string | undefined> {
   const row = await operatorMembership(q, userId);

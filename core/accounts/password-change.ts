@@ -5,10 +5,7 @@ import type { AccountsDeps } from './types.ts';
 
 export const MIN_PASSWORD = 8;
 
-/**
- * Changes a password after checking the current one, and ends every other session of the user
- * (whoever knew the old password is signed out); `keepSession` stays signed in.
- */
+/** Ends every other session: whoever knew the old password is signed out. */
 export async function changePassword(
   deps: AccountsDeps,
   input: { userId: string; currentPassword: string; newPassword: string; keepSession: string },

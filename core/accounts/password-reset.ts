@@ -16,10 +16,10 @@ export interface IssuedReset {
   expiresAt: string;
 }
 
-/** The one answer for every unusable link, so a guess learns nothing about which case it hit. */
+/** One answer for every unusable link: a guess learns nothing. */
 const invalidLink = () => new AppError('reset_link_invalid', 'This password reset link is not valid: it is unknown, used or expired. Ask an operator for a new one.');
 
-/** A one-time link for the account with `email`; an earlier unused link of that account stops working. */
+/** A one-time link; the account's earlier unused link stops working. */
 export async function issuePasswordReset(deps: Pick<AccountsDeps, 'db' | 'clock' | 'tokenKey'>, email: string, appOrigin: string): Promise<IssuedReset> {
   const address = normalizeEmail(email);
   const user = await userIdByEmail(deps.db, address);
@@ -34,12 +34,12 @@ export async function issuePasswordReset(deps: Pick<AccountsDeps, 'db' | 'clock'
   return { email: address, token, url: `${new URL('/reset-password', appOrigin)}?token=${token}`, expiresAt };
 }
 
-/** Sets a new password through a reset link (once), and signs the account out everywhere. */
+/** Sets the password once per link and signs out everywhere. */
 export async function resetPassword(deps: AccountsDeps, token: string, newPassword: string): Promise<{ userId: string }> {
   if (newPassword.length < MIN_PASSWORD) throw badRequest('weak_password', `newPassword must have at least ${MIN_PASSWORD} characters.`, 'newPassword');
   if (!wellFormed(token, 'reset')) throw invalidLink();
   const now = new Date(deps.clock.now()).toISOString();
-  // Claimed before the (slow) hash with one conditional UPDATE: two uses of one link cannot both win.
+  // Claimed before the slow hash, atomically: two uses cannot both win.
   const claimed = await claimPasswordReset(deps.db, tokenHash(deps.tokenKey, token), now);
   if (!claimed) throw invalidLink();
   const hash = await deps.hasher.hash(newPassword);

@@ -15,7 +15,7 @@ export interface RegisterInput {
   password: string;
   name: string;
   invitationToken?: string | undefined;
-  /** The client's address, for the per-address throttle (internal callers pass none). */
+  /** For the per-address throttle; internal callers pass none. */
   clientAddress?: string | undefined;
 }
 
@@ -37,15 +37,8 @@ export const registrationMisconfigured = (mode: string) =>
   });
 
 /**
- * Creates an account. The first account on an empty store owns the operator workspace; every
- * account gets and owns a workspace of its own; an invited account also joins the inviting
- * workspace with the invited role. All of it happens in one transaction, so a failure (address
- * taken, token already used) leaves nothing behind and the invitation unspent.
- *
- * Cheap before dear (issue 12): every refusal the store can tell — no invitation, a token that
- * would not redeem, an address taken — is given before the password is hashed, so refused sign-ups
- * cost no hash; refusals count against the client's address (`signups`, reserved before any await
- * so parallel attempts cannot all pass); the hash itself waits its turn in the bounded hasher.
+ * One transaction: a failure leaves nothing behind and the invitation unspent.
+ * Refusals come before the hash, so they cost none; they count per address.
  */
 export async function register(deps: AccountsDeps & { signups?: FailureThrottle }, input: RegisterInput): Promise<AccountView> {
   const mode = deps.registrationMode;
@@ -54,7 +47,7 @@ export async function register(deps: AccountsDeps & { signups?: FailureThrottle 
   const address = input.clientAddress ?? '';
   const now = deps.clock.now();
   if (throttle) {
-    // Reserved before any await, so parallel attempts cannot all pass the check.
+    // Before any await, so parallel attempts cannot all pass.
     const wait = throttle.reserve(address, now);
     if (wait > 0) throw tooManyAttempts('sign-up', wait);
   }
@@ -62,7 +55,7 @@ export async function register(deps: AccountsDeps & { signups?: FailureThrottle 
   try {
     return await createAccount(deps, input, mode);
   } catch (err) {
-    // A refusal (403, 409) is what the throttle counts; an error of ours (store, busy) is not.
+    // Only refusals (403, 409) count; our own errors do not.
     refused = err instanceof AppError && (err.status === 403 || err.status === 409);
     throw err;
   } finally {
@@ -70,7 +63,7 @@ export async function register(deps: AccountsDeps & { signups?: FailureThrottle 
   }
 }
 
-/** The refusals a sign-up can be given without hashing, read outside the transaction (which checks again). */
+/** Refusals before the hash; the transaction checks again. */
 async function precheck(deps: AccountsDeps, input: RegisterInput, mode: 'invite_only' | 'open'): Promise<void> {
   const q = deps.db;
   const empty = await isEmptyStore(q);
@@ -116,8 +109,7 @@ async function createAccount(deps: AccountsDeps, input: RegisterInput, mode: 'in
         };
       });
     } catch (err) {
-      // Two bootstrap registrations racing on PostgreSQL: the loser hits the one-operator index
-      // (or the email index) and tries once more, now seeing a non-empty store.
+      // A lost bootstrap race on PostgreSQL: retry once on a non-empty store.
       if (err instanceof UniqueViolation && attempt === 0) continue;
       if (err instanceof UniqueViolation) throw emailTaken();
       throw err;

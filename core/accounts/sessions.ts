@@ -5,11 +5,7 @@ import type { AccountsDeps, User } from './types.ts';
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
-/**
- * The CSRF value is an HMAC of the session token (signed double-submit): a script on another
- * origin can neither read the cookie nor compute the value, and a value from one session is
- * worthless in another.
- */
+/** Signed double-submit: another origin cannot compute it, nor reuse it across sessions. */
 export function csrfToken(csrfKey: Buffer, sessionToken: string): string {
   return createHmac('sha256', csrfKey).update(sessionToken).digest('base64url');
 }
@@ -18,7 +14,7 @@ export function csrfValid(csrfKey: Buffer, sessionToken: string, header: string 
   return header !== undefined && safeEqual(csrfToken(csrfKey, sessionToken), header);
 }
 
-/** `activeWorkspaceId`: the workspace the session acts in until switched (default: the user's own). */
+/** `activeWorkspaceId` defaults to the user's own workspace. */
 export async function createSession(deps: AccountsDeps, userId: string, activeWorkspaceId?: string): Promise<{ token: string; csrf: string; expiresAt: string }> {
   const token = issueToken('session');
   const now = deps.clock.now();
@@ -43,20 +39,20 @@ export async function endSession(deps: AccountsDeps, token: string): Promise<voi
   await deleteSession(deps.db, tokenHash(deps.tokenKey, token));
 }
 
-/** The signed-in user and the workspace the session was switched to (null: the user's own). */
+/** The user and the switched-to workspace (null: the user's own). */
 export async function sessionOf(deps: AccountsDeps, token: string | undefined): Promise<{ user: User; activeWorkspaceId: string | null } | undefined> {
   if (!token || !wellFormed(token, 'session')) return undefined;
   const row = await liveSession(deps.db, tokenHash(deps.tokenKey, token), new Date(deps.clock.now()).toISOString());
   return row && { user: { id: row.id, email: row.email, name: row.name }, activeWorkspaceId: row.active_workspace_id };
 }
 
-/** Remembers the workspace a session acts in (the caller checked the membership). */
+/** The caller has checked the membership. */
 export async function setActiveWorkspace(deps: AccountsDeps, token: string, workspaceId: string): Promise<void> {
   if (!wellFormed(token, 'session')) return;
   await setSessionWorkspace(deps.db, tokenHash(deps.tokenKey, token), workspaceId);
 }
 
-/** Ends every session of the user but `keep` (after a password change), or all of them. */
+/** Ends the user's sessions, all but `keep` if given. */
 export async function endUserSessions(deps: AccountsDeps, userId: string, keep?: string): Promise<number> {
   return keep && wellFormed(keep, 'session')
     ? deleteUserSessionsBut(deps.db, userId, tokenHash(deps.tokenKey, keep))

@@ -1,11 +1,6 @@
 /**
- * Counts failures per key in a sliding window and answers how long a key must wait. In memory:
- * each replica throttles on its own, which bounds guessing to (replicas × limit) per window —
- * acceptable against online guessing at scrypt cost, and free of a write per attempt.
- *
- * An attempt is reserved before its outcome is known and settled after: attempts still in flight
- * count against the limit, so N parallel guesses cannot all pass a check that only sees finished
- * failures (issue 12: 41 parallel sign-ins were all evaluated).
+ * Sliding-window failure counts, per replica in memory (docs/public-endpoints.md).
+ * In-flight attempts count too, so parallel guesses cannot all pass.
  */
 export class FailureThrottle {
   readonly #hits = new Map<string, number[]>();
@@ -22,22 +17,19 @@ export class FailureThrottle {
   retryAfter(key: string, now: number): number {
     const hits = this.#prune(key, now);
     if (hits.length >= this.#limit) return hits[hits.length - this.#limit]! + this.#windowMs - now;
-    // Only attempts in flight fill the allowance: their outcome comes within a second or so.
+    // Full only with in-flight attempts, which settle within a second or so.
     if (hits.length + (this.#pending.get(key) ?? 0) >= this.#limit) return 1000;
     return 0;
   }
 
-  /**
-   * Reserves one attempt for `key` now, in the same turn as the check (call it before any await):
-   * 0 when reserved, else the milliseconds to wait (nothing reserved). Settle it with `settle`.
-   */
+  /** Call before any await; 0 when reserved, else the wait in ms. Pair with `settle`. */
   reserve(key: string, now: number): number {
     const wait = this.retryAfter(key, now);
     if (wait === 0) this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
     return wait;
   }
 
-  /** Ends a reservation: a failure is recorded at `now`; anything else (success, error) is not. */
+  /** Ends a reservation; only a failure is recorded. */
   settle(key: string, now: number, failed: boolean): void {
     const n = (this.#pending.get(key) ?? 1) - 1;
     if (n > 0) this.#pending.set(key, n);

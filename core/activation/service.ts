@@ -3,19 +3,8 @@ import type { Queryable } from '../store/types.ts';
 import { MILESTONES, workspaceIds, workspacesReaching } from './repo.ts';
 
 /**
- * Activation summaries (`GET /api/activation`, `/api/activation/:workspaceId`): public entry points
- * (SPEC "Entry points that accept a request without a session cookie"). An anonymous caller learns
- * the workspace ids and four booleans each — nothing else: no names, emails, counts or times.
- *
- * Milestones:
- * - providerConnected: a provider account not deleted (enabled or not), or the local target is
- *   configured (it is offered in every workspace);
- * - agentPublished: an agent was published (latest_version ≥ 1), even if deleted since;
- * - firstRunCompleted: a run reached `completed`;
- * - memberInvited: an invitation was created (whatever became of it).
- *
- * Cost: one query per milestone plus the workspace list, each grouped by workspace (never one
- * query per workspace), run concurrently.
+ * Public (SPEC): ids and four booleans only; milestones in docs/public-endpoints.md.
+ * Grouped queries, never one per workspace.
  */
 
 export interface Milestones {
@@ -39,7 +28,7 @@ export interface ActivationDeps {
 
 const NAMES: (keyof Milestones)[] = MILESTONES;
 
-/** Summaries of the given workspaces (all when `only` is undefined), oldest workspace first. */
+/** All workspaces, or only `only`; oldest first. */
 async function summaries(deps: ActivationDeps, only?: string): Promise<Activation[]> {
   const [workspaces, ...sets] = await Promise.all([
     workspaceIds(deps.db, only),

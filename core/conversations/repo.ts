@@ -35,7 +35,7 @@ export async function insertConversation(q: Queryable, c: { id: string; workspac
   ]);
 }
 
-/** The caller's conversation with this agent, or undefined (the route answers 404 either way). */
+/** False for missing and foreign alike: the route answers 404 either way. */
 export async function ownedConversation(q: Queryable, id: string, userId: string, agentId: string): Promise<boolean> {
   return !!(await q.one('SELECT 1 AS x FROM conversations WHERE id = ? AND user_id = ? AND agent_id = ?', [id, userId, agentId]));
 }
@@ -44,7 +44,7 @@ export async function touchConversation(q: Queryable, id: string, nowIso: string
   await q.run('UPDATE conversations SET updated_at = ? WHERE id = ?', [nowIso, id]);
 }
 
-/** The user's conversations in one workspace with their message counts, most recently active first. */
+/** With message counts, most recently active first. */
 export async function conversationsOf(q: Queryable, userId: string, workspaceId: string): Promise<(ConversationRow & { message_count: number | string })[]> {
   return q.all<ConversationRow & { message_count: number | string }>(
     `SELECT c.id, c.agent_id, c.title, c.created_at, c.updated_at,

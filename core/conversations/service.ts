@@ -3,9 +3,8 @@ import type { Queryable } from '../store/types.ts';
 import { conversationRow, conversationsOf, messagesOf, type ConversationRow } from './repo.ts';
 
 /**
- * Reading conversations (`/api/app/conversations`). Writing them is the run path's job
- * (core/runs/conversations.ts); this module only reads, and only the caller's own: a
- * conversation belongs to the user who started it, never to their workspace.
+ * Read-only (runs write: core/runs/conversations.ts). A conversation belongs to
+ * the user who started it, never to their workspace.
  */
 
 export interface ConversationSummary {
@@ -31,7 +30,7 @@ export async function listConversations(q: Queryable, userId: string, workspaceI
   return rows.map((r) => ({ id: r.id, agentId: r.agent_id, title: r.title, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: Number(r.message_count) }));
 }
 
-/** Any conversation by id with its messages, oldest first; no owner check (share links use it). */
+/** No owner check: share links use it. */
 export async function conversationById(q: Queryable, id: string): Promise<(ConversationRow & { messages: ConversationMessageView[] }) | undefined> {
   const row = await conversationRow(q, id);
   if (!row) return undefined;
@@ -40,9 +39,8 @@ export async function conversationById(q: Queryable, id: string): Promise<(Conve
 }
 
 /**
- * The caller's conversation with its messages. Someone else's is a 404 (not a 403), so ids cannot
- * be probed. Read by id in any workspace: the id is the caller's own handle, and the run API that
- * returned it is not workspace-scoped either.
+ * Someone else's is a 404, so ids cannot be probed. Any workspace: the run API
+ * that returned the id is not workspace-scoped either.
  */
 export async function readConversation(q: Queryable, id: string, userId: string) {
   const c = await conversationById(q, id);

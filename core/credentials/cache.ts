@@ -1,9 +1,8 @@
 import type { Principal } from './types.ts';
 
 /**
- * Verified credentials, kept briefly so the hot path (every gateway request) costs a hash and a
- * map lookup instead of a database round trip. Revocation drops the entry in this process at once;
- * other replicas stop accepting the credential within `ttlMs`.
+ * Spares every gateway request a database round trip. Revocation is immediate here;
+ * other replicas catch up within `ttlMs`.
  */
 export class CredentialCache {
   readonly #entries = new Map<string, { principal: Principal; until: number }>();
@@ -27,11 +26,11 @@ export class CredentialCache {
 
   set(hash: string, principal: Principal, now: number): void {
     if (this.#entries.size >= this.#max) {
-      // Evict the oldest insertion (Map keeps insertion order): cheap and good enough.
+      // Oldest insertion first: cheap and good enough.
       const first = this.#entries.keys().next();
       if (!first.done) this.#entries.delete(first.value);
     }
-    // An entry never outlives the credential's own expiry, so a hit needs no expiry check.
+    // Capped at the credential's expiry, so a hit needs no expiry check.
     const expires = principal.expiresAt === null ? Infinity : Date.parse(principal.expiresAt);
     this.#entries.set(hash, { principal, until: Math.min(now + this.#ttlMs, expires) });
   }

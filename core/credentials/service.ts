@@ -84,17 +84,11 @@ export async function revokeCredential(deps: CredentialDeps, id: string): Promis
   return view(row);
 }
 
-/**
- * Verifies a bearer token of the expected kind: shape and checksum first (no I/O), then the cache,
- * then one indexed lookup by keyed hash. Returns undefined for anything not valid right now.
- */
+/** Shape and checksum first (no I/O), then cache, then one indexed lookup. */
 export async function verifyCredential(deps: CredentialDeps, token: string, kind: CredentialKind): Promise<Principal | undefined> {
   if (!wellFormed(token, TOKEN_KIND[kind])) return undefined;
   const now = deps.clock.now();
-  // The cache is keyed by a plain SHA-256 of the token: one-shot hashing costs well under a
-  // microsecond, Node's createHmac about 40 µs (measured here), which alone would break the 20 µs
-  // warm-path budget. An unkeyed digest is enough for a key that only this process sees; the
-  // keyed hash (below) is what the store holds, where a dump must not allow offline guessing.
+  // Unkeyed: HMAC is too slow here, and only the store needs a keyed hash (docs/performance.md).
   const cacheKey = cryptoHash('sha256', token, 'base64url');
   const cached = deps.cache.get(cacheKey, now);
   if (cached) return cached.kind === kind ? cached : undefined;
@@ -112,7 +106,7 @@ export async function verifyCredential(deps: CredentialDeps, token: string, kind
     expiresAt: row.expires_at,
   };
   deps.cache.set(cacheKey, principal, now);
-  // At most one write per cache period per credential, off the response path.
+  // One write per cache period at most, off the response path.
   touchLastUsed(deps.db, row.id, nowIso).catch(() => {});
   return principal;
 }

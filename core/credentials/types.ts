@@ -4,7 +4,7 @@ export type CredentialKind = 'access' | 'member' | 'admin';
 export const ADMIN_SCOPES = ['usage:read', 'invitations:write', 'members:read'] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
-/** Optional per-key limits on the gateway (issue 4 enforces them). */
+/** Optional per-key limits on the gateway. */
 export interface KeyLimits {
   requestsPerMinute?: number;
   tokensPerMinute?: number;
@@ -25,7 +25,7 @@ export interface Principal {
 export interface CredentialView {
   id: string;
   kind: CredentialKind;
-  /** Whose credential it is (admins listing a workspace's keys need to tell them apart). */
+  /** Admins listing a workspace's keys must tell owners apart. */
   userId: string;
   name: string;
   /** Prefix and last four characters only. */

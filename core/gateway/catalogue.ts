@@ -42,11 +42,8 @@ export const modelNotFound = (id: string) =>
   });
 
 /**
- * What each workspace may call, built from its provider accounts (and the local target). Each
- * account's model list comes from the provider (cached) or from the account's own allowlist:
- * a configured provider does not prove a model exists, so an unlisted model is a 404, never a blind
- * forward. The per-workspace view is cached briefly so resolving a model on the hot path is a map
- * lookup.
+ * What each workspace may call. An unlisted model is a 404, never a blind forward;
+ * the view is cached briefly so hot-path resolution is a map lookup.
  */
 export class Catalogue {
   readonly #engine: ProviderEngine;
@@ -97,13 +94,12 @@ export class Catalogue {
         entry.until = this.#clock.now() + this.#ttlMs;
       })
       .catch((err: unknown) => {
-        // An UpstreamError's message is already sanitised (providers/errors.ts); anything else is
-        // ours and may say more than a member should read.
+        // Only upstream messages are sanitised; ours may say too much to a member.
         entry.error = err instanceof UpstreamError ? err.message : 'the model list could not be read';
         entry.until = this.#clock.now() + this.#failTtlMs;
         this.#log.warn('model catalogue unavailable', {
           accountId: target.accountId, provider: target.provider, error: entry.error,
-          // The operator's own URL is worth naming in the log; a workspace account's is not.
+          // Only the operator's own URL is logged, never a workspace account's.
           ...(target.provider === 'local' ? { baseUrl: target.baseUrl, variable: 'LOCAL_LLM_BASE_URL' } : {}),
         });
       })
@@ -155,7 +151,7 @@ export class Catalogue {
     return (await this.#view(workspaceId)).ids;
   }
 
-  /** Slugs of the accounts whose model list could not be read, so their models are missing. */
+  /** Accounts whose model list failed, so their models are missing. */
   async unavailable(workspaceId: string): Promise<string[]> {
     return [...(await this.#view(workspaceId)).errors.keys()];
   }
@@ -167,7 +163,7 @@ export class Catalogue {
     const slug = modelId.includes('/') ? modelId.slice(0, modelId.indexOf('/')) : undefined;
     const error = slug ? v.errors.get(slug) : undefined;
     if (error) {
-      // The local target is the operator's configuration: name the variable that points at it.
+      // The local target is operator configuration: name its variable.
       const what = slug === 'local' ? 'the local model target (LOCAL_LLM_BASE_URL)' : `provider account '${slug}'`;
       const fix = slug === 'local' ? ' An operator should check that LOCAL_LLM_BASE_URL is the server\'s OpenAI-compatible base (usually ending in /v1) and that the server runs (svc doctor checks it).' : ' Retry shortly.';
       throw new AppError('catalogue_unavailable', `The model list of ${what} could not be fetched (${error}), so '${modelId}' cannot be verified.${fix}`, {

@@ -18,9 +18,8 @@ function num(body: Record<string, unknown>, key: string, min: number, max: numbe
 }
 
 /**
- * Checks the chat fields the gateway reads or that OpenAI bounds, and leaves the rest to pass
- * through to the upstream (it validates its own extensions). Hand-written: on the hot path a
- * schema library costs more than the whole proxy hop.
+ * Checks only fields we read or OpenAI bounds; the upstream validates the rest.
+ * Hand-written: a schema library costs more than the whole proxy hop.
  */
 export function checkChatRequest(body: unknown): ChatRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('', 'The request body must be a JSON object.');

@@ -2,10 +2,8 @@ import type { StreamEnd } from './tracked.ts';
 import { splitsOf, type ChatRequest, type UsageSplits } from '../wire/openai.ts';
 
 /**
- * Token counts for a stream that ended without the upstream's usage (the client went away, the
- * upstream died or stalled, or it never reports usage in streams): what it delivered is counted,
- * and counted against the quotas, instead of nothing. No tokenizer is shipped, so it is an estimate
- * — about 4 characters a token, OpenAI's rule of thumb for English — and the usage row says so.
+ * Streams without upstream usage still count against quotas (docs/limits.md).
+ * No tokenizer is shipped: OpenAI's English rule of thumb, flagged as an estimate.
  */
 export const CHARS_PER_TOKEN = 4;
 
@@ -14,7 +12,7 @@ export const tokensFor = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 /** The usage to record for a stream: the upstream's when it arrived, else an estimate. */
 export function streamUsage(req: ChatRequest, end: StreamEnd): { splits: UsageSplits; estimated: boolean } {
   if (end.usage) return { splits: splitsOf(end.usage), estimated: false };
-  const p = end.partial; // Anthropic reports the input (exactly) before the first token
+  const p = end.partial; // Anthropic's exact input count, sent before the first token
   const input = p?.prompt_tokens ?? tokensFor(promptChars(req));
   const output = Math.max(p?.completion_tokens ?? 0, tokensFor(end.deliveredChars));
   return {
@@ -23,7 +21,7 @@ export function streamUsage(req: ChatRequest, end: StreamEnd): { splits: UsageSp
   };
 }
 
-/** Characters the upstream read: message text (strings and text parts), tool calls and tool definitions. */
+/** Characters the upstream read: message text, tool calls, tool definitions. */
 export function promptChars(req: ChatRequest): number {
   let n = 0;
   for (const m of req.messages) {

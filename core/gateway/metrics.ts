@@ -13,8 +13,7 @@ export interface GatewayMetrics {
   overhead(route: string): HistogramChild;
 }
 
-/** Gateway series in the process registry (created once per Core). Model labels are bounded by the
- * workspaces' catalogues. */
+/** Created once per Core; catalogues bound the model labels. */
 export function gatewayMetrics(registry: Registry): GatewayMetrics {
   const m = {
     requests: new FastCounter({ name: 'svc_gateway_requests_total', help: 'Gateway model calls by provider, model and status.', labelNames: ['provider', 'model', 'status'], registers: [registry] }),

@@ -25,7 +25,7 @@ export interface GatewayRuntime {
 }
 
 export interface GatewayOptions {
-  /** Replace the engine (tests count or fake calls); default: undici pools per upstream. */
+  /** For tests; default: undici pools per upstream. */
   engine?: ProviderEngine;
   usageFlushMs?: number;
 }
@@ -34,8 +34,7 @@ export interface GatewayOptions {
 export function createGateway(core: Core, accounts: ProviderAccountDeps, opts: GatewayOptions = {}): GatewayRuntime {
   const { db, clock, log, config } = core;
   const { vault, allowedPrivateHosts } = accounts;
-  // One bound for both waits: the first byte, and the silence between two chunks of a body (a stalled
-  // stream ends with an error event instead of holding the client and the quota for 10 minutes).
+  // Bounds the silence between chunks too, so a stall cannot hold the client and quota.
   const timeout = config.SERVICE_UPSTREAM_TIMEOUT_MS;
   const engine = opts.engine ?? createProviderEngine({ headersTimeoutMs: timeout, bodyTimeoutMs: timeout, allowedPrivateHosts });
   const usage = new UsageRecorder({ db, clock, log }, opts.usageFlushMs === undefined ? {} : { intervalMs: opts.usageFlushMs });
@@ -45,8 +44,7 @@ export function createGateway(core: Core, accounts: ProviderAccountDeps, opts: G
     tokensPerMinute: orNull(config.SERVICE_GATEWAY_DEFAULT_TPM),
     tokensPerMonth: null,
   }, undefined, {
-    // SPEC: chat has a per-user allowance of RATE_LIMIT_CHAT_PER_MINUTE per sliding minute, separate
-    // from the agent-run allowance; an admin can set a member's own limits instead.
+    // SPEC: a per-user chat allowance, apart from agent runs; admins may override it.
     requestsPerMinute: config.RATE_LIMIT_CHAT_PER_MINUTE,
     tokensPerMinute: null,
     tokensPerMonth: null,

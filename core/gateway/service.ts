@@ -47,10 +47,8 @@ export interface Served {
 const ZERO: UsageSplits = { inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0 };
 
 /**
- * The gateway's one path for a model call, after admission (the caller admits first so that every
- * answer, errors included, can carry the rate-limit headers): model resolution (a direct model,
- * or service/conduit's choice), the upstream call with retries only where the provider provably
- * did no work, then usage recorded off the response path and counted against the quotas.
+ * The one path for a model call. Callers admit first, so even errors carry rate-limit
+ * headers; retries happen only where the provider provably did no work.
  */
 export class Gateway {
   readonly #d: GatewayDeps;
@@ -63,7 +61,7 @@ export class Gateway {
     return this.#d;
   }
 
-  /** Candidates in order: the named model, or conduit's ranking (fallbacks used only on no-work failures). */
+  /** The named model, or conduit's ranking (fallbacks only on no-work failures). */
   async #candidates(workspaceId: string, req: ChatRequest): Promise<{ list: Resolved[]; decision: RouteDecision | undefined }> {
     const cat = this.#d.catalogue;
     if (!isConduit(req.model)) return { list: [await cat.resolve(workspaceId, req.model)], decision: undefined };
@@ -142,13 +140,7 @@ export class Gateway {
     return { result: value, model: used.model, admission, decision, upstreamMs };
   }
 
-  /**
-   * Streams chunks as they arrive. Usage is recorded when the stream ends — completed, broken, or
-   * abandoned by the client — and counted against the quotas: the upstream's usage when it came,
-   * else an estimate from what was delivered (estimate.ts), so reading part of each stream is not
-   * free. The upstream is always asked for usage; the usage chunk reaches the client only when it
-   * sent stream_options.include_usage. A stream that ended early gets one warn line.
-   */
+  /** Usage counts however the stream ends (estimated if need be), so partial reads are not free. */
   async chatStream(ctx: CallContext, req: ChatRequest, admission: Admission): Promise<{ stream: AsyncIterable<ChatChunk> } & Served> {
     const { list, decision } = await this.#candidates(ctx.principal.workspaceId!, req);
     const startedAt = this.#d.clock.now();
@@ -183,8 +175,7 @@ export class Gateway {
   }
 }
 
-/** Why a stream ended early, for its log line: the upstream's error code and message (already in
- * OpenAI's shape, no credentials), or the client leaving. */
+/** For the early-end log line; upstream messages carry no credentials. */
 function causeOf(err: unknown, status: number): string {
   if (err instanceof UpstreamError) return `${err.body.error.code ?? 'upstream_error'}: ${err.message}`;
   if (err === undefined) return status === 499 ? 'the client closed the connection' : 'unknown';

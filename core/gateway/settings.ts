@@ -6,9 +6,8 @@ import { FAMILIES } from './router/families.ts';
 import type { ConduitOverrides } from './router/route.ts';
 
 /**
- * Per-workspace `service/conduit` overrides (`{families: {code: ["anthropic/claude-*"], …}}`).
- * Cached per workspace; the cached object keeps its identity until it changes, because the router
- * caches its plans per overrides object.
+ * Per-workspace `service/conduit` overrides, cached. The object keeps its identity
+ * until it changes: the router caches plans per object.
  */
 export class ConduitSettings {
   readonly #db: Db;

@@ -3,29 +3,21 @@ import { PARTIAL_USAGE, type ChatChunk, type ChatUsage } from '../wire/openai.ts
 
 /** How a stream ended, for accounting: reported once, however it ended. */
 export interface StreamEnd {
-  /** 200 when it ended or was left normally; otherwise the failure's status (500 for a non-upstream error). */
+  /** 200 when ended or left normally, else the failure's (500 if not upstream). */
   status: number;
   /** The upstream's final usage, when it arrived. */
   usage: ChatUsage | undefined;
-  /** Usage reported before the end (Anthropic's input count at message_start), if any. */
+  /** Usage reported early (Anthropic's input count at message_start). */
   partial: ChatUsage | undefined;
-  /** Characters of generated text handed to the consumer: content, reasoning, refusal, tool calls. */
+  /** Generated characters handed over: content, reasoning, refusal, tool calls. */
   deliveredChars: number;
   /** The failure, when status is not 200. */
   error: unknown;
 }
 
 /**
- * A stream that reports how it ended to `done` — completed, failed, or returned early by a
- * consumer that went away — with the usage the upstream reported and the text it delivered, so
- * a stream cut before its usage chunk can still be counted (issue 12). Usage chunks (`choices: []`)
- * are passed on only when `forwardUsage` (the client sent stream_options.include_usage, as OpenAI
- * does): code that reads `chunk.choices[0]` must not meet one it never asked for.
- *
- * An iterator class, not a generator: as a generator closure made per call it kept every streamed
- * call's objects alive through young-generation GCs (~0.2 MB promoted per scavenge at c=1,
- * measured with --trace-gc-nvp), and as any async generator it cost a promise, an await and a
- * result per chunk. The per-chunk work here allocates nothing.
+ * Reports however a stream ended, so a cut stream is still counted. Usage-only chunks pass
+ * only on request: readers of `choices[0]` must not meet them. A class for GC (docs/performance.md).
  */
 export class Tracked implements AsyncIterableIterator<ChatChunk> {
   readonly #chunks: AsyncIterator<ChatChunk>;
@@ -45,15 +37,14 @@ export class Tracked implements AsyncIterableIterator<ChatChunk> {
     return this;
   }
 
-  // Not an async method: `then` with handlers bound once per stream allocates a promise and a
-  // reaction per chunk, where an async function adds its own frame and await on top.
+  // Not async: bound handlers cost less per chunk than an async frame and await.
   next(): Promise<IteratorResult<ChatChunk>> {
     if (this.#done === undefined) return Promise.resolve({ value: undefined, done: true });
     let pending: Promise<IteratorResult<ChatChunk>>;
     try {
       pending = this.#chunks.next();
     } catch (err) {
-      pending = Promise.reject(err); // a source that throws instead of rejecting still ends the stream
+      pending = Promise.reject(err); // a throwing source still ends the stream
     }
     return pending.then(this.#onResult, this.#onError);
   }

@@ -25,9 +25,8 @@ export function signBody(secret: string, body: string, unixSeconds: number): str
 }
 
 /**
- * Hands the invitation to the email relay. Runs off the request path (the caller does not await
- * it); the outcome is visible as the invitation's delivery status. Retries a few times on network
- * errors and 5xx — a duplicate email is a lesser harm than a lost one.
+ * Off the request path; the outcome shows as the delivery status. Retries network errors
+ * and 5xx: a duplicate email is a lesser harm than a lost one.
  */
 export async function deliverInvitation(deps: DeliveryDeps, inv: IssuedInvitation, workspaceName: string): Promise<void> {
   if (!deps.relayUrl) return;
@@ -69,7 +68,7 @@ export async function deliverInvitation(deps: DeliveryDeps, inv: IssuedInvitatio
 
 const RELAY_STATUSES = ['sent', 'delivered', 'bounced', 'failed'] as const;
 
-/** The relay's callback. Authorised by the shared secret header; nothing changes without it. */
+/** The relay's callback; nothing changes without the shared secret header. */
 export async function recordDeliveryResult(
   deps: Pick<DeliveryDeps, 'db' | 'clock' | 'secret'>,
   headerSecret: string | undefined,

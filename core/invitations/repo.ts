@@ -60,9 +60,8 @@ export async function setDeliveryStatus(q: Queryable, id: string, status: Delive
 }
 
 /**
- * Consumes an invitation in one conditional UPDATE: the token must be unused, unrevoked, unexpired
- * and issued to this address. Two concurrent sign-ups with one token: exactly one UPDATE matches.
- * Returns undefined for every failure alike, so the caller cannot leak which check failed.
+ * One conditional UPDATE: of two concurrent sign-ups exactly one wins. Every failure is
+ * undefined alike, so the caller cannot leak which check failed.
  */
 export async function redeemInvitation(
   q: Queryable,
@@ -80,8 +79,7 @@ export async function redeemInvitation(
   return row && { workspaceId: row.workspace_id, role: row.role };
 }
 
-/** Whether redeemInvitation would admit this token and address now, without spending it: lets a
- * sign-up be refused before its password is hashed (the redeem in the transaction still decides). */
+/** redeemInvitation's check without spending it: refuse before the hash; the redeem still decides. */
 export async function invitationRedeemable(q: Queryable, hash: string, email: string, nowIso: string): Promise<boolean> {
   const row = await q.one(
     'SELECT 1 AS x FROM invitations WHERE token_hash = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?',

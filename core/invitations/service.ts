@@ -16,7 +16,7 @@ export interface InvitationDeps {
   appOrigin: string;
 }
 
-/** Who is acting: the API passes the caller's role; `svc invite` acts with the host operator's rights. */
+/** The caller's role, or the host operator's rights for `svc invite`. */
 export interface Actor {
   userId: string | null;
   role: Role;
@@ -41,10 +41,7 @@ async function getRow(deps: InvitationDeps, workspaceId: string, id: string): Pr
   return row;
 }
 
-/**
- * Creates an invitation and returns its token once. An earlier pending invitation for the same
- * address in the same workspace is revoked, so only the newest link works.
- */
+/** Returns the token once; revokes earlier pending ones, so only the newest link works. */
 export async function createInvitation(deps: InvitationDeps, workspaceId: string, actor: Actor, input: { email: string; role: string }): Promise<IssuedInvitation> {
   if (!isRole(input.role)) throw badRequest('invalid_role', 'role must be one of viewer, member, admin, owner.', 'role');
   const email = normalizeEmail(input.email);
@@ -79,10 +76,7 @@ export async function listInvitations(deps: InvitationDeps, workspaceId: string)
   return rows.map((r) => toInvitation(r, now));
 }
 
-/**
- * Issues a fresh token and a new seven-day period. Only the hash of a token is kept, so a lost
- * token cannot be shown again: resending replaces it (the old link stops working).
- */
+/** A new token and seven-day period: only hashes are kept, so the old link stops working. */
 export async function resendInvitation(deps: InvitationDeps, workspaceId: string, actor: Actor, id: string): Promise<IssuedInvitation> {
   const row = await getRow(deps, workspaceId, id);
   authorise(actor, row.role);
@@ -102,7 +96,7 @@ export async function revokeInvitation(deps: InvitationDeps, workspaceId: string
   return toInvitation(await getRow(deps, workspaceId, id), now);
 }
 
-/** The workspace an invitation belongs to, found by the invitation's id alone. */
+/** Found by the invitation's id alone. */
 export async function invitationWorkspace(db: Db, id: string): Promise<{ id: string; name: string } | undefined> {
   const workspaceId = await workspaceIdOf(db, id);
   return workspaceId === undefined ? undefined : workspaceById(db, workspaceId);

@@ -20,11 +20,11 @@ export interface Invitation {
   deliveryDetail: string | null;
 }
 
-/** Returned once, at creation or resend: the only time the token exists outside the hash. */
+/** The only time the token exists outside its hash. */
 export interface IssuedInvitation extends Invitation {
   token: string;
   signUpUrl: string;
-  /** Earlier pending invitations for the same address that this one revoked (create only). */
+  /** Earlier pending invitations this one revoked (create only). */
   replacedInvitationIds?: string[];
 }
 

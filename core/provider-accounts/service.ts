@@ -16,9 +16,9 @@ export interface ProviderAccountDeps {
   vault: Vault;
   /** LOCAL_LLM_BASE_URL (or its alias): the local target, offered in every workspace. */
   localBaseUrl: string | undefined;
-  /** SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: what a baseUrl may reach besides public addresses. */
+  /** SERVICE_PROVIDER_ALLOWED_PRIVATE_HOSTS: private hosts a baseUrl may reach. */
   allowedPrivateHosts: readonly string[];
-  /** DNS for the baseUrl check (tests play DNS); default: the system resolver. */
+  /** For tests; default: the system resolver. */
   resolve?: Resolver;
 }
 
@@ -59,13 +59,12 @@ export function localAccount(deps: Pick<ProviderAccountDeps, 'localBaseUrl'>): P
   };
 }
 
-/** How long the create/patch check waits for DNS before leaving the decision to the connect-time guard. */
+/** After this, the connect-time guard decides. */
 const DNS_CHECK_MS = 3000;
 
 /**
- * A baseUrl must be http(s), carry no credentials, and reach only public addresses (or what the
- * operator allowed). Checked here for a clear 400; the engine checks again on every connection,
- * after DNS, since a name can change what it resolves to after this check.
+ * Checked here for a clear 400; the engine checks again per connection,
+ * since a name may resolve elsewhere later.
  */
 async function checkBaseUrl(deps: ProviderAccountDeps, v: string): Promise<string> {
   let u: URL;
@@ -91,7 +90,7 @@ async function checkBaseUrl(deps: ProviderAccountDeps, v: string): Promise<strin
         'baseUrl',
       );
     }
-    // DNS failed or was slow: the name may work later, and the connect-time guard still applies.
+    // DNS failed or was slow: the connect-time guard still applies.
   }
   return u.toString().replace(/\/+$/, '');
 }
@@ -112,7 +111,7 @@ export async function createAccount(deps: ProviderAccountDeps, workspaceId: stri
   const baseUrl = input.baseUrl ? await checkBaseUrl(deps, input.baseUrl) : null;
   const id = newId('pa');
   const now = iso(deps.clock.now());
-  // A slug derived from the name takes the next free suffix; an explicit one is taken or refused.
+  // A derived slug takes the next free suffix; an explicit one may be refused.
   for (const [i, slug] of candidates.entries()) {
     try {
       await repo.insertAccount(deps.db, {
@@ -137,7 +136,7 @@ export async function createAccount(deps: ProviderAccountDeps, workspaceId: stri
   return (await getAccount(deps, workspaceId, id))!;
 }
 
-/** `Home Ollama` → home-ollama, home-ollama-2 … home-ollama-9; the provider's id when the name has no usable letters. */
+/** `Home Ollama` → home-ollama, home-ollama-2 … -9; else the provider's id. */
 export function derivedSlugs(name: string, provider: string): string[] {
   let base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 37).replace(/-+$/, '');
   if (!SLUG.test(base) || base === 'local' || base === 'service') base = provider;
@@ -194,7 +193,7 @@ export async function deleteAccount(deps: ProviderAccountDeps, workspaceId: stri
 export async function targetOf(deps: ProviderAccountDeps, workspaceId: string, id: string): Promise<(Target & { slug: string; models: string[] | null }) | undefined> {
   if (id === LOCAL_ACCOUNT_ID) {
     const l = localAccount(deps);
-    // The operator's own target: the one account the address guard lets reach a private address.
+    // The operator's own: the only account trusted to reach private addresses.
     return l && { accountId: l.id, provider: 'local', baseUrl: l.baseUrl!, apiKey: undefined, slug: 'local', models: null, trusted: true };
   }
   const row = await getRow(deps, workspaceId, id);

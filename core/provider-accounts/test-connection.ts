@@ -16,9 +16,8 @@ export interface ConnectionTest {
 const MAX_MESSAGE = 300;
 
 /**
- * Asks the account's server for its model list, the cheapest call that proves the base URL, the key
- * and the network path (issue 17 item 8). A failure is a result, not an error of this request.
- * The engine applies the same address guard as every other call to the account.
+ * The model list: the cheapest call proving URL, key and network path.
+ * A failure is a result, not an error; the usual address guard applies.
  */
 export async function testConnection(deps: ProviderAccountDeps & { engine: ProviderEngine; clock: Clock }, workspaceId: string, id: string): Promise<ConnectionTest> {
   const account = await getAccount(deps, workspaceId, id);
@@ -39,7 +38,7 @@ function describe(err: unknown, baseUrl: string): { code: string; message: strin
   const cut = (s: string) => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE)}…` : s);
   const netCode = (err as { cause?: { code?: unknown } })?.cause?.code;
   if (err instanceof UpstreamError && typeof netCode === 'string') {
-    // The engine's own 502 for a connection that never got an answer (refused, DNS, reset).
+    // The engine's own 502: no answer at all (refused, DNS, reset).
     return { code: 'unreachable', message: cut(`${baseUrl} could not be reached (${netCode}). Check the base URL and that the server is running.`) };
   }
   if (err instanceof UpstreamError) {

@@ -1,14 +1,6 @@
 /**
- * Five-field cron schedules (minute hour day-of-month month day-of-week), evaluated in UTC.
- * Written here rather than pulled in: the grammar is small, and the scheduler needs exactly two
- * questions answered — "does this minute match?" and "which is the latest matching minute in a
- * window?" — plus clear errors for the Workers API to return on a bad schedule.
- *
- * Grammar per field: `*`, a value, a range `a-b`, a step `*\/n`, `a-b/n` or `a/n` (a to the field's
- * maximum), and comma-separated lists of those. Months accept JAN–DEC, weekdays SUN–SAT (0 and 7
- * are both Sunday). Macros: @yearly @annually @monthly @weekly @daily @midnight @hourly.
- * As in Vixie cron, when both day fields are restricted (neither starts with `*`) a day matches if
- * EITHER matches; otherwise both must.
+ * Five-field cron in UTC, written here: the grammar is small and errors must be clear.
+ * Grammar and the Vixie either-day rule: docs/scheduler.md.
  */
 
 export class CronError extends Error {
@@ -43,7 +35,7 @@ const MACROS: Readonly<Record<string, string>> = {
   '@hourly': '0 * * * *',
 };
 
-/** Days in each month, February counted as 29 (it happens): used to reject schedules that never fire. */
+/** February counts 29 days: only never-firing schedules are refused. */
 const MAX_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const MINUTE = 60_000;
 
@@ -51,10 +43,9 @@ export interface Cron {
   readonly source: string;
   /** True when the UTC minute containing `ms` is a firing time. */
   matches(ms: number): boolean;
-  /** The latest firing minute (epoch ms, minute-aligned) in `(afterMs, upToMs]`, if any. Scans
-   * minute by minute, so keep the window small (the scheduler uses at most an hour). */
+  /** Latest firing minute in `(afterMs, upToMs]`; scans minutes, so keep the window small. */
   latestIn(afterMs: number, upToMs: number): number | undefined;
-  /** The first firing minute strictly after `afterMs` (within five years), for display. */
+  /** First firing minute after `afterMs` (within five years), for display. */
   next(afterMs: number): number | undefined;
 }
 
@@ -92,8 +83,7 @@ export function parseCron(input: string): Cron {
       return undefined;
     },
     next(afterMs) {
-      // Jump a month, day or hour at a time where that field does not match: at most a few
-      // thousand steps for any schedule that fires within the horizon.
+      // Skip whole non-matching months, days, hours: a few thousand steps at most.
       const limit = afterMs + 5 * 366 * 24 * 60 * MINUTE;
       let t = Math.floor(afterMs / MINUTE) * MINUTE + MINUTE;
       while (t <= limit) {
@@ -109,7 +99,7 @@ export function parseCron(input: string): Cron {
   };
 }
 
-/** The error message for an invalid schedule, or undefined when it is valid (for API validation). */
+/** The error message for an invalid schedule, or undefined (for API validation). */
 export function cronProblem(expr: string): string | undefined {
   try {
     parseCron(expr);

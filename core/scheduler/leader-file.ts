@@ -4,25 +4,18 @@ import type { Logger } from '../kernel/log.ts';
 import type { LeaderElector } from './leader.ts';
 
 export interface FileLockOptions {
-  /** The lock (a directory proper-lockfile creates atomically with mkdir). */
+  /** A directory, created atomically with mkdir. */
   path: string;
-  /** A lock whose mtime is older than this is taken over: a holder that died (kill -9, power loss)
-   * frees leadership after at most this long. */
+  /** An older lock is taken over: a dead holder frees leadership this fast. */
   staleMs?: number;
-  /** How often the holder refreshes the lock's mtime (well under staleMs). */
+  /** Holder's mtime refresh interval (well under staleMs). */
   updateMs?: number;
   /** How often a non-leader tries again. */
   retryMs?: number;
   log: Logger;
 }
 
-/**
- * `file-lock`: leadership is holding a proper-lockfile lock on a path every replica can reach (one
- * host, or a shared filesystem with working mtimes). The holder refreshes the lock's mtime every
- * `updateMs`; a contender takes over a lock not refreshed for `staleMs`. When the holder learns its
- * lock was taken over or could not be refreshed in time (a long pause, the file removed), proper-
- * lockfile calls onCompromised: it steps down at once and campaigns again like any contender.
- */
+/** `file-lock`: a lock on a path every replica reaches; compromised means step down at once. */
 export class FileLockElector implements LeaderElector {
   readonly mode = 'file-lock' as const;
   readonly #o: Required<Omit<FileLockOptions, 'log'>>;
@@ -58,7 +51,7 @@ export class FileLockElector implements LeaderElector {
     const release = this.#release;
     this.#release = undefined;
     this.#set(false);
-    // Released promptly so a standby takes over now rather than after the stale period.
+    // So a standby need not wait out the stale period.
     if (release) await release().catch((err: unknown) => this.#log.warn('scheduler lock release failed', { error: (err as Error).message }));
   }
 
@@ -80,9 +73,7 @@ export class FileLockElector implements LeaderElector {
     let release: () => Promise<void>;
     try {
       mkdirSync(dirname(this.#o.path), { recursive: true });
-      // Imported here, not at the top: every `svc serve` and `svc worker` loads this module, and
-      // proper-lockfile brings graceful-fs, signal-exit and node:assert with it, which only the
-      // file-lock mode needs.
+      // Lazy: its dependencies load only in file-lock mode.
       const { default: lockfile } = await import('proper-lockfile');
       release = await lockfile.lock(this.#o.path, {
         lockfilePath: this.#o.path,
@@ -94,8 +85,7 @@ export class FileLockElector implements LeaderElector {
       });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      // ELOCKED is the normal answer for a standby; anything else (permissions, a missing mount)
-      // is worth saying, once per distinct error.
+      // ELOCKED is normal for a standby; log other errors once each.
       if (e.code !== 'ELOCKED' && e.message !== this.#lastError) {
         this.#lastError = e.message;
         this.#log.warn('scheduler lock could not be taken; retrying', { path: this.#o.path, error: e.message });
@@ -120,7 +110,7 @@ export class FileLockElector implements LeaderElector {
       this.#set(false);
       if (!this.#stopped) this.#retryLater();
     } catch {
-      // nothing sensible left to do; the next attempt starts from a clean state
+      // the next attempt starts clean
     }
   }
 

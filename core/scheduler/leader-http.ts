@@ -4,25 +4,17 @@ import type { LeaderElector } from './leader.ts';
 export interface HttpLeaseOptions {
   /** The lease endpoint (SERVICE_SCHEDULER_LEADER_URL). Protocol: docs/scheduler.md. */
   url: string;
-  /** This process's identity in the lease (stable for the process's life). */
+  /** Stable for the process's life. */
   holder: string;
-  /** Lease length asked for; the server may grant less (its answer wins). */
+  /** Asked for; the server may grant less. */
   ttlMs?: number;
   log: Logger;
   fetch?: typeof fetch;
 }
 
 /**
- * `http`: leadership is a lease from an external coordinator.
- *
- *   POST {url}   {"holder": "...", "ttlMs": 15000}  → 200 {"leader": true, "ttlMs": n}   acquired or renewed
- *                                                   → 409 {"leader": false, "holder": "..."} someone else holds it
- *   DELETE {url} {"holder": "..."}                   → 2xx   released (best effort, at shutdown)
- *
- * The lease counts from when the request was *sent* (the earliest the server can have granted it),
- * so this side never believes in a lease longer than the server does. Renewed every TTL/3; steps
- * down on any doubt: an error, a timeout (TTL/4), an unexpected answer, or TTL/2 passing without a
- * successful renewal — well before the server could hand the lease to someone else.
+ * `http`: a lease from an external coordinator (protocol: docs/scheduler.md).
+ * Counted from sending and dropped on any doubt, so we never outlive the server's lease.
  */
 export class HttpLeaseElector implements LeaderElector {
   readonly mode = 'http' as const;
@@ -65,7 +57,7 @@ export class HttpLeaseElector implements LeaderElector {
     const was = this.#leader;
     this.#set(false);
     if (!was) return;
-    // Hand the lease back so a standby need not wait out the TTL; failure only costs that wait.
+    // Best effort: a failure only makes the standby wait out the TTL.
     await this.#request('DELETE', { holder: this.#holder }, Math.min(2000, this.#ttl)).catch(() => {});
   }
 
@@ -89,7 +81,7 @@ export class HttpLeaseElector implements LeaderElector {
     if (this.#stopped) return;
     if (granted !== undefined) {
       this.#lastProblem = '';
-      // Doubt begins at TTL/2 after sending: step down then unless a newer renewal succeeded.
+      // At TTL/2 without a newer renewal, step down.
       clearTimeout(this.#watchdog);
       this.#watchdog = setTimeout(() => this.#doubt('no successful renewal within TTL/2'), Math.max(0, sentAt + granted / 2 - Date.now()));
       this.#watchdog.unref();
@@ -124,7 +116,7 @@ export class HttpLeaseElector implements LeaderElector {
     const t = setTimeout(() => ac.abort(), timeoutMs);
     try {
       const res = await this.#fetch(this.#url, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: ac.signal });
-      // Read the body under the same timeout (a server may stall after the headers).
+      // Same timeout: a server may stall after the headers.
       const text = await res.text();
       let parsed: unknown;
       try {

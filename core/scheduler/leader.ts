@@ -1,17 +1,15 @@
 /**
- * Who schedules. An elector campaigns in the background and reports every change of leadership;
- * the scheduler only enqueues ticks while it holds leadership. Leadership is advisory: every tick
- * is enqueued under a unique (schedule, tick) key, so even two processes that both believe they
- * lead (a paused process that has not yet noticed it lost the lock) cannot fire a tick twice.
+ * Who schedules. Leadership is advisory: unique tick keys stop a double fire
+ * even when two processes both believe they lead.
  */
 export type LeaderMode = 'off' | 'file-lock' | 'http';
 
 export interface LeaderElector {
   readonly mode: LeaderMode;
-  /** Starts campaigning; `onChange` is called on every change (never throws into the elector). */
+  /** Starts campaigning; `onChange` errors never reach the elector. */
   start(onChange: (leader: boolean) => void): void;
   isLeader(): boolean;
-  /** Stops campaigning and gives leadership up (releases the lock, ends the lease). */
+  /** Stops campaigning and releases the lock or lease. */
   stop(): Promise<void>;
 }
 

@@ -11,10 +11,7 @@ import { EXECUTION_LIMIT_MS } from '../runs/types.ts';
 import type { Db } from '../store/types.ts';
 import { pruneProcesses } from './repo.ts';
 
-/**
- * The scheduler's housekeeping jobs. Each is idempotent (a retried or duplicated job changes
- * nothing more), runs on any queue worker, and is enqueued once per scheduler tick.
- */
+/** Housekeeping jobs, one each per tick; idempotent, so retries and duplicates are harmless. */
 export interface MaintenanceDeps {
   db: Db;
   clock: Clock;
@@ -26,7 +23,7 @@ export const EXPIRE_INVITATIONS = 'maintenance.expire_invitations';
 export const PRUNE = 'maintenance.prune';
 export const MAINTENANCE_KINDS = [CLOSE_OVERDUE_RUNS, EXPIRE_INVITATIONS, PRUNE] as const;
 
-/** A live executor stops its own run at 15 minutes; this margin lets it write that outcome itself. */
+/** Lets a live executor record its own 15-minute stop first. */
 export const OVERDUE_GRACE_MS = 60_000;
 /** Unused invitations are deleted this long after they expired or were revoked. */
 export const INVITATION_RETENTION_MS = 30 * 24 * 3_600_000;
@@ -37,10 +34,8 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Runs still `running` past the 15-minute execution limit (plus a grace) whose executor is gone
- * → timed_out, execution_time_limit. Counted from running_since, so queue wait and approval wait
- * never count, and a `queued` run is never touched (SPEC: never failed for waiting). Fenced on
- * status: an executor that finishes at the same moment and this update cannot both win.
+ * Times out runs whose executor died. From running_since: waiting never counts (SPEC).
+ * Fenced on status, so a finishing executor and this cannot both win.
  */
 export async function closeOverdueRuns(d: MaintenanceDeps): Promise<string[]> {
   const now = d.clock.now();
@@ -52,12 +47,7 @@ export async function closeOverdueRuns(d: MaintenanceDeps): Promise<string[]> {
   });
 }
 
-/**
- * Invitations need no state change to expire: redemption and listing compare expires_at with the
- * clock. What is left is housekeeping: unused invitations that expired, or were revoked, more than
- * 30 days ago are deleted (their token hashes are dead weight). Used invitations are kept: they
- * record who invited whom.
- */
+/** Expiry is a clock check; this deletes old unused invitations. Used ones record who invited whom. */
 export async function expireInvitations(d: MaintenanceDeps): Promise<number> {
   return pruneInvitations(d.db, iso(d.clock.now() - INVITATION_RETENTION_MS));
 }
@@ -66,11 +56,10 @@ export async function expireInvitations(d: MaintenanceDeps): Promise<number> {
 export async function prune(d: MaintenanceDeps): Promise<Record<string, number>> {
   const now = d.clock.now();
   return {
-    // The run-start limiter's sliding window is one minute; older hits never count again.
+    // The limiter's window is one minute.
     rateLimitHits: await pruneRateLimitHits(d.db, iso(now - RATE_LIMIT_WINDOW_MS)),
     sessions: await pruneExpiredSessions(d.db, iso(now)),
-    // Finished jobs keep their unique keys for a week; the scheduler never looks back further than
-    // an hour, so a pruned tick can never be enqueued again.
+    // A week, far past the one-hour catch-up, so a pruned tick never re-enqueues.
     jobs: await pruneFinishedJobs(d.db, iso(now - JOB_RETENTION_MS)),
     processes: await pruneProcesses(d.db, iso(now - PROCESS_RETENTION_MS)),
   };

@@ -14,14 +14,11 @@ export interface PresenceOptions {
   /** This process's row id in `processes`. */
   id: string;
   intervalMs?: number;
-  /** Mode off: warn when another live scheduling process shares the store (SPEC: one replica only). */
+  /** Mode off allows one replica (SPEC): warn on live peers. */
   warnOnPeers: boolean;
 }
 
-/**
- * Announces this scheduling process in `processes` with a heartbeat. A row counts as live while
- * its heartbeat is younger than three intervals; rows of dead processes are pruned after an hour.
- */
+/** Heartbeat in `processes`: live for three intervals, pruned after an hour. */
 export class Presence {
   readonly #o: Required<PresenceOptions>;
   #timer: NodeJS.Timeout | undefined;
@@ -59,7 +56,7 @@ export class Presence {
     );
   }
 
-  /** One heartbeat; returns how many live scheduling processes the store knows (this one included). */
+  /** One heartbeat; returns the live scheduling processes, this one included. */
   async beat(): Promise<number> {
     const { db, clock, log, id } = this.#o;
     const now = clock.now();

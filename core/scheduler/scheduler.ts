@@ -19,12 +19,7 @@ export interface SchedulerOptions {
   presenceMs?: number;
 }
 
-/**
- * The scheduler component every `svc serve` and `svc worker` runs. The elector decides whether
- * this process leads; while it does, a tick runs at once and then on every tick boundary, and
- * enqueues that tick's jobs (see TickPlanner). Scheduling is only enqueueing: the jobs run on
- * whatever queue workers exist.
- */
+/** While leading, enqueues each tick's jobs; any queue worker runs them. */
 export class Scheduler {
   readonly id: string;
   readonly #o: SchedulerOptions;
@@ -67,11 +62,7 @@ export class Scheduler {
     this.#o.leaderGauge?.set(0);
   }
 
-  /**
-   * Enqueues the jobs of the tick at `tickMs` (idempotent: a key already enqueued, by this process
-   * or another, is skipped). Returns the keys this call inserted. Exposed for tests and tools; the
-   * loop calls it only while leading.
-   */
+  /** Enqueues one tick idempotently; returns the keys inserted. Public for tests and tools. */
   async tick(tickMs: number, nowMs = this.#o.clock.now()): Promise<string[]> {
     const inserted = await this.#planner.run(tickMs, nowMs, this.#since ?? nowMs - CATCH_UP_MS);
     this.#since = nowMs;

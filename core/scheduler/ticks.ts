@@ -7,8 +7,7 @@ import { MAINTENANCE_KINDS } from './maintenance.ts';
 
 /** Job kind the Workers (automations) area handles: payload {workerId, tick}. */
 export const WORKER_TICK = 'worker.tick';
-/** How far back a (new) leader looks for a Worker's missed cron tick. Far below the 7-day job
- * retention, so a tick whose job was pruned can never be enqueued again. */
+/** A new leader's look-back; far below job retention, so pruned ticks never return. */
 export const CATCH_UP_MS = 3_600_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -23,13 +22,8 @@ interface WorkerRow {
 }
 
 /**
- * What one scheduler tick enqueues, each job under a unique key so a second scheduler (two
- * leaders, a retried tick) adds nothing:
- * - the maintenance jobs, keyed by the tick time;
- * - for each enabled Worker with a cron schedule, its most recent due cron minute in
- *   (since, now] — catch-up after downtime is capped to that one tick — keyed by that minute.
- *   A minute before the Worker's last update is skipped (a schedule set at 10:00:30 does not fire
- *   for 10:00).
+ * One tick's jobs under unique keys, so a second scheduler adds nothing.
+ * Each Worker gets only its latest due minute: no backlog (docs/scheduler.md).
  */
 export class TickPlanner {
   readonly #db: Db;
@@ -42,7 +36,7 @@ export class TickPlanner {
     this.#log = log;
   }
 
-  /** Enqueues the tick's jobs; returns the keys actually inserted (already present ones are skipped). */
+  /** Enqueues the tick's jobs; returns the keys actually inserted. */
   async run(tickMs: number, nowMs: number, sinceMs: number): Promise<string[]> {
     const jobs: EnqueueInput[] = MAINTENANCE_KINDS.map((kind) => ({ kind, uniqueKey: maintenanceKey(kind, tickMs), maxAttempts: 3 }));
     const workers: WorkerRow[] = await scheduledWorkers(this.#db);
@@ -74,7 +68,7 @@ export class TickPlanner {
       this.#crons.set(w.schedule, c);
     }
     if (!(c instanceof Error)) return c;
-    // The Workers API validates schedules; a bad one here came from elsewhere. Say so once.
+    // The API validates schedules, so this came from elsewhere: warn once.
     const key = `${w.id}\0${w.schedule}`;
     if (!this.#warned.has(key)) {
       this.#warned.add(key);

@@ -9,24 +9,15 @@ import type { Db } from '../store/types.ts';
 import { activeShareByHash } from './repo.ts';
 
 /**
- * `GET /api/public/share/:token`: anyone holding the token reads one record, read-only.
- *
- * What an anonymous holder may learn is chosen field by field (an allowlist, so a field added to
- * the run read later does not leak here by default): the record's content, status and usage, and
- * the run's apps with fresh preview links.
- * Never: user ids, emails, the run's claim token, approval ids, the conversation link, the agent's
- * instructions or tool configuration.
- *
- * Every failure — malformed token, bad checksum, unknown, revoked, record gone — is one 404 with a
- * byte-identical body (no request id in it), so a caller cannot tell a revoked link from a typo.
- * Shape and checksum are checked first: garbage never reaches the store.
+ * `GET /api/public/share/:token`. Fields are allowlisted, so new run fields never leak;
+ * every failure is one identical 404 (docs/public-endpoints.md).
  */
 
 export interface PublicShareDeps {
   db: Db;
   clock: Clock;
   tokenKey: Buffer;
-  /** Mints the fresh preview links of a shared run's apps. */
+  /** For fresh preview links to a shared run's apps. */
   preview: PreviewLinkDeps;
 }
 
@@ -44,8 +35,7 @@ export async function openShare(deps: PublicShareDeps, token: string) {
 async function runShare(deps: PublicShareDeps, runId: string) {
   const owner = await runOwner(deps.db, runId);
   if (!owner) return undefined;
-  // readRun's owner check is satisfied by construction (the run's own agent and user): the share
-  // link is the authorisation here. It also applies the 20-minute abandonment rule, as any read does.
+  // The share link is the authorisation: we pass the run's own owner. Abandonment still applies.
   const full = await readRun(deps, owner.agent_id, runId, owner.user_id);
   const r = full.run;
   return {
@@ -77,7 +67,7 @@ async function runShare(deps: PublicShareDeps, runId: string) {
       finishedAt: s.finishedAt,
     })),
     usage: full.usage,
-    // Each app version with a link minted now: the share link is the authorisation to open them.
+    // The share link authorises opening them too.
     apps: full.apps.map((a) => ({ ...a, preview: mintPreviewLink(deps.preview, { ...a, workspaceId: owner.workspace_id }) })),
   };
 }

@@ -7,18 +7,16 @@ import * as repo from './repo.ts';
 import type { ShareKind, ShareRow } from './repo.ts';
 
 /**
- * Share links (DESIGN.md "Queue, worker, scheduler"): a read-only link to one run or conversation.
- * The token is returned once and stored only as a keyed hash (like every issued secret); the list
- * shows prefix + last 4. Only the owner of the record may share it, and only they see or revoke
- * their links. Opening a link is in ./public-view.ts.
+ * Read-only links to one run or conversation, owner-managed; tokens kept only as keyed hashes.
+ * Opening a link: ./public-view.ts.
  */
 
 export interface ShareDeps {
   db: Db;
   clock: Clock;
-  /** core.auth.tokenKey: the HMAC key of stored token hashes. */
+  /** core.auth.tokenKey, for stored token hashes. */
   tokenKey: Buffer;
-  /** SERVICE_APP_ORIGIN, for the `url` of a new link. */
+  /** SERVICE_APP_ORIGIN, for a new link's `url`. */
   appOrigin: string;
 }
 
@@ -42,10 +40,10 @@ const view = (r: ShareRow): ShareView => ({
   revokedAt: r.revoked_at,
 });
 
-/** The public path of a share token (the path segment is the only credential). */
+/** The path segment is the only credential. */
 export const sharePath = (token: string) => `/api/public/share/${token}`;
 
-/** Creates a link to the caller's own run or conversation; someone else's (or none) is a 404. */
+/** The caller's own record only; anything else is a 404. */
 export async function createShare(deps: ShareDeps, userId: string, input: { kind: ShareKind; id: string }) {
   const workspaceId = await repo.ownedTargetWorkspace(deps.db, input.kind, input.id, userId);
   if (!workspaceId) throw notFound(input.kind === 'run' ? 'Run' : 'Conversation');
@@ -59,13 +57,13 @@ export async function createShare(deps: ShareDeps, userId: string, input: { kind
   return { id, token, kind: input.kind, targetId: input.id, url: deps.appOrigin.replace(/\/+$/, '') + sharePath(token), preview, createdAt: now };
 }
 
-/** The caller's links, newest first, revoked ones included (with their status). */
+/** The caller's links, newest first, revoked ones included. */
 export async function listShares(deps: Pick<ShareDeps, 'db'>, userId: string): Promise<ShareView[]> {
   const rows = await repo.sharesOfUser(deps.db, userId);
   return rows.map(view);
 }
 
-/** Revokes one of the caller's links (idempotent); another user's is a 404. */
+/** Idempotent; another user's link is a 404. */
 export async function revokeShare(deps: Pick<ShareDeps, 'db' | 'clock'>, userId: string, id: string): Promise<ShareView> {
   const now = new Date(deps.clock.now()).toISOString();
   await repo.revokeShareRow(deps.db, id, userId, now);
