@@ -1,6 +1,6 @@
 import type { Pool } from 'undici';
-import type { Resolver } from '../tools/http-guard.ts';
-import { guardedConnect, guardedLookup, type AddressPolicy } from './address-guard.ts';
+import type { Resolver } from '../net/http-guard.ts';
+import { guardedConnect, guardedLookup, type AddressPolicy } from '../net/address-guard.ts';
 
 // undici (~870 KB) is loaded on the first upstream call, not at start: `svc serve` starts faster
 // and commands that never call a model never parse it.
