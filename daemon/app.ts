@@ -18,7 +18,7 @@ import { gatewayRoutes } from './routes/v1/index.ts';
 import { runRoutes } from './routes/runs.ts';
 import { workbenchRoutes } from './web/index.ts';
 import type { Services } from '../core/services.ts';
-import { chatLane } from './http/fast-chat.ts';
+import { chatLane } from './routes/v1/fast-chat.ts';
 import { firstOf, healthLane, readinessLane, type FastLane } from './http/fast-lane.ts';
 import type { AppEnv } from './types.ts';
 

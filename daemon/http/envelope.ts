@@ -5,7 +5,7 @@ import type { Metrics } from '../../core/kernel/metrics/registry.ts';
 
 /**
  * What every answer carries, whichever stack wrote it: the Hono middleware (middleware/envelope.ts)
- * and the node:http fast lane (fast-lane.ts, fast-chat.ts) both call these, over plain values.
+ * and the node:http fast lane (fast-lane.ts, routes/v1/fast-chat.ts) both call these, over plain values.
  */
 
 export const REQUEST_ID_HEADER = 'x-request-id';

@@ -4,7 +4,7 @@ import { hostPolicy } from '../host-check.ts';
 import type { AppEnv } from '../types.ts';
 
 /**
- * The Hono side of the host check (daemon/host-check.ts; daemon/http/fast-chat.ts applies the same
+ * The Hono side of the host check (daemon/host-check.ts; daemon/routes/v1/fast-chat.ts applies the same
  * policy). The Host header, not the request URL: an absolute-form request target would set the URL
  * to anything. Under `app.request` (tests, no socket) there is no Host header and the URL's is used.
  */

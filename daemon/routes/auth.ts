@@ -12,7 +12,7 @@ import { workspacesOf } from '../../core/accounts/workspaces.ts';
 import { AppError, badRequest, unauthorized } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 import { accountRoutes, invitingWorkspace } from './account.ts';

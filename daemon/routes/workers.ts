@@ -5,7 +5,7 @@ import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { issueAgentWebhookToken, removeAgentWebhookToken } from '../../core/workers/agent-token.ts';
 import { createWorker, deleteWorker, getWorker, listWorkers, rotateWebhookRef, updateWorker, type WorkerDeps } from '../../core/workers/service.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

@@ -4,7 +4,7 @@ import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import type { CallContext } from '../../../core/gateway/service.ts';
 import { RAW_JSON, type ChatChunk, type ChatCompletion } from '../../../core/wire/openai.ts';
 import type { Principal } from '../../../core/credentials/types.ts';
-import { readJsonValue } from '../../middleware/json-body.ts';
+import { readJsonValue } from '../../http/json-body.ts';
 import type { AppEnv } from '../../types.ts';
 import { SSE_HEADERS, sseBody } from './sse.ts';
 
@@ -19,7 +19,7 @@ export type ChatAnswer =
 
 /**
  * POST /api/v1/chat/completions after authentication and body reading, shared by the Hono route
- * and the node:http fast path (daemon/http/fast-chat.ts) so both behave alike: validation, admission
+ * and the node:http fast path (fast-chat.ts) so both behave alike: validation, admission
  * (`onAdmitted` gets the x-ratelimit-* headers, which errors after this point carry too), the call,
  * the overhead metric measured from `t0`.
  */
