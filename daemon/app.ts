@@ -11,7 +11,7 @@ import { activationRoutes } from './routes/activation.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { appSurface } from './routes/app-surface.ts';
 import { authRoutes } from './routes/auth.ts';
-import { openApiRoutes } from './routes/openapi.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { publicShareRoutes } from './routes/public-share.ts';
 import { publicWebhookRoutes } from './routes/public-webhooks.ts';
 import { gatewayRoutes } from './routes/v1/index.ts';
