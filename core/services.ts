@@ -1,3 +1,5 @@
+import type { LoginThrottles } from './accounts/login.ts';
+import type { FailureThrottle } from './accounts/throttle.ts';
 import type { AccountsDeps } from './accounts/types.ts';
 import type { ActivationDeps } from './activation/service.ts';
 import type { AgentDeps } from './agents/service.ts';
@@ -41,7 +43,7 @@ export interface ServicesOptions {
  * invitations and never builds the gateway, the sandbox or the queue.
  */
 export interface Services {
-  readonly accounts: AccountsDeps;
+  readonly accounts: AccountsWithThrottles;
   readonly credentials: CredentialDeps;
   readonly invitations: InvitationDeps;
   readonly invitationDelivery: DeliveryDeps;
@@ -70,13 +72,23 @@ export interface Services {
   readonly scheduler: Scheduler;
 }
 
-export const accountsDeps = (core: Core): AccountsDeps => ({
+/** With this process's sign-up and login throttles (core/auth-runtime.ts). */
+export type AccountsWithThrottles = AccountsDeps & { signups: FailureThrottle; throttles: LoginThrottles };
+
+export const accountsDeps = (core: Core): AccountsWithThrottles => ({
   db: core.db,
   clock: core.clock,
   tokenKey: core.auth.tokenKey,
   csrfKey: core.auth.csrfKey,
   hasher: core.auth.hasher,
   registrationMode: core.config.SERVICE_REGISTRATION_MODE,
+  // Read from core.auth at each use: the throttles are per-process state a test may replace.
+  get signups() {
+    return core.auth.signups;
+  },
+  get throttles() {
+    return core.auth.throttles;
+  },
 });
 
 export const credentialDeps = (core: Core): CredentialDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, cache: core.auth.credentialCache });
