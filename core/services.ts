@@ -8,7 +8,7 @@ import { previewLinkDeps, type PreviewLinkDeps } from './apps/service.ts';
 import { previewKey } from './apps/token.ts';
 import type { Clock } from './kernel/clock.ts';
 import type { CredentialDeps } from './credentials/service.ts';
-import { createGateway, type GatewayOptions, type GatewayRuntime } from './gateway/runtime.ts';
+import type { GatewayOptions, GatewayRuntime } from './gateway/runtime.ts';
 import type { Core } from './index.ts';
 import type { DeliveryDeps } from './invitations/delivery.ts';
 import type { InvitationDeps } from './invitations/service.ts';
@@ -16,19 +16,16 @@ import type { ProviderAccountDeps } from './provider-accounts/service.ts';
 import type { ProviderEngine } from './providers/types.ts';
 import { queueDepth } from './queue/repo.ts';
 import { queueMetrics, type QueueMetrics } from './queue/metrics.ts';
-import { createQueue, type QueueRuntime } from './queue/runtime.ts';
+import type { QueueRuntime } from './queue/runtime.ts';
 import type { JobHandler } from './queue/worker.ts';
-import { runJobHandler } from './runs/jobs.ts';
-import { createRuns, type RunsOptions } from './runs/runtime.ts';
-import { runsService, type RunsService } from './runs/service.ts';
-import { createSandbox, type Sandbox } from './sandbox/index.ts';
-import { createScheduler, type Scheduler } from './scheduler/index.ts';
-import { maintenanceHandlers } from './scheduler/maintenance.ts';
+import type { RunsOptions } from './runs/runtime.ts';
+import type { RunsService } from './runs/service.ts';
+import type { Sandbox } from './sandbox/index.ts';
+import type { Scheduler } from './scheduler/index.ts';
 import type { ShareDeps } from './shares/service.ts';
 import type { PublicShareDeps } from './shares/public-view.ts';
 import type { Db } from './store/types.ts';
 import { createVault } from './vault/index.ts';
-import { notifyKey, notifyOnEnd, workerJobs } from './workers/jobs.ts';
 import type { WorkerDeps } from './workers/service.ts';
 import type { TriggerDeps } from './workers/trigger.ts';
 
@@ -97,13 +94,59 @@ export const invitationDeps = (core: Core): InvitationDeps => ({ db: core.db, cl
 
 export const shareDeps = (core: Core): ShareDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN });
 
-/** The one composition root: the only place that wires services to the core and to each other. */
-export function createServices(core: Core, opts: ServicesOptions = {}): Services {
+/**
+ * The modules of the gateway, the sandbox, the run engine, the queue and the scheduler. Only
+ * openServices (serve, worker, tests) loads them, so `svc invite` and `svc user` never parse them.
+ */
+async function loadEngines() {
+  const [gateway, sandbox, runs, runsSvc, runJobs, queue, scheduler, maintenance, workerJobs] = await Promise.all([
+    import('./gateway/runtime.ts'),
+    import('./sandbox/index.ts'),
+    import('./runs/runtime.ts'),
+    import('./runs/service.ts'),
+    import('./runs/jobs.ts'),
+    import('./queue/runtime.ts'),
+    import('./scheduler/index.ts'),
+    import('./scheduler/maintenance.ts'),
+    import('./workers/jobs.ts'),
+  ]);
+  return {
+    createGateway: gateway.createGateway,
+    createSandbox: sandbox.createSandbox,
+    createRuns: runs.createRuns,
+    runsService: runsSvc.runsService,
+    runJobHandler: runJobs.runJobHandler,
+    createQueue: queue.createQueue,
+    createScheduler: scheduler.createScheduler,
+    maintenanceHandlers: maintenance.maintenanceHandlers,
+    notifyKey: workerJobs.notifyKey,
+    notifyOnEnd: workerJobs.notifyOnEnd,
+    workerJobs: workerJobs.workerJobs,
+  };
+}
+
+export type Engines = Awaited<ReturnType<typeof loadEngines>>;
+
+/** Every service, the engines included: for processes that serve or work the queue. */
+export async function openServices(core: Core, opts: ServicesOptions = {}): Promise<Services> {
+  return createServices(core, opts, await loadEngines());
+}
+
+/**
+ * The one composition root: the only place that wires services to the core and to each other.
+ * Without `engines` (a terminal tool), the gateway, sandbox, runs, queue and scheduler throw.
+ */
+export function createServices(core: Core, opts: ServicesOptions = {}, engines?: Engines): Services {
   const { db, clock, log, config, secrets } = core;
   const built = new Map<keyof Services, unknown>();
   const once = <K extends keyof Services>(key: K, build: () => Services[K]): Services[K] => {
     if (!built.has(key)) built.set(key, build());
     return built.get(key) as Services[K];
+  };
+
+  const e = (): Engines => {
+    if (!engines) throw new Error('these services need the engines: build them with openServices');
+    return engines;
   };
 
   const s: Services = {
@@ -162,11 +205,11 @@ export function createServices(core: Core, opts: ServicesOptions = {}): Services
       });
     },
     get gateway() {
-      return once('gateway', () => createGateway(core, s.providerAccounts, opts.gateway));
+      return once('gateway', () => e().createGateway(core, s.providerAccounts, opts.gateway));
     },
     get sandbox() {
       return once('sandbox', () => {
-        const made = createSandbox(config);
+        const made = e().createSandbox(config);
         // Closing the core kills what still runs in the sandbox.
         core.onClose(() => made.close());
         return made;
@@ -175,8 +218,8 @@ export function createServices(core: Core, opts: ServicesOptions = {}): Services
     get runs() {
       return once('runs', () => {
         // The end-of-run hook: a Worker's run enqueues its notification as it ends.
-        const rt = createRuns(core, { gateway: s.gateway, sandbox: s.sandbox, onEnd: notifyOnEnd(clock) }, opts.runs);
-        return runsService(rt, s.queueMetrics, config.RATE_LIMIT_CHAT_PER_MINUTE);
+        const rt = e().createRuns(core, { gateway: s.gateway, sandbox: s.sandbox, onEnd: e().notifyOnEnd(clock) }, opts.runs);
+        return e().runsService(rt, s.queueMetrics, config.RATE_LIMIT_CHAT_PER_MINUTE);
       });
     },
     get queueMetrics() {
@@ -185,15 +228,16 @@ export function createServices(core: Core, opts: ServicesOptions = {}): Services
     get jobs() {
       return once('jobs', () => {
         const runs = s.runs.deps;
+        const { notifyKey, runJobHandler, maintenanceHandlers, workerJobs } = e();
         const notify = { db, clock, log, key: notifyKey(core), config };
         return new Map<string, JobHandler>([['run', runJobHandler(runs)], ...maintenanceHandlers({ db, clock, log }), ...workerJobs(runs, notify)]);
       });
     },
     get queue() {
-      return once('queue', () => createQueue(core, s.jobs, s.queueMetrics));
+      return once('queue', () => e().createQueue(core, s.jobs, s.queueMetrics));
     },
     get scheduler() {
-      return once('scheduler', () => createScheduler(core, s.queueMetrics.leader));
+      return once('scheduler', () => e().createScheduler(core, s.queueMetrics.leader));
     },
   };
   return s;
