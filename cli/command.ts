@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, resolveSecrets, type LoadedConfig } from '../c
 import { isAppError } from '../core/kernel/errors.ts';
 import { createCore, openCore, type Core } from '../core/index.ts';
 import { createLogger, type Logger } from '../core/kernel/log.ts';
-import { createServices, type Services } from '../core/services.ts';
+import { createServices, openServices, type Services } from '../core/services.ts';
 import { migrationStatus, openDb } from '../core/store/index.ts';
 
 // One lifecycle: config → problems → core + services → signals → run → close → exit code.
@@ -41,7 +41,7 @@ export interface Opened {
 /** For serve and worker: the configured store, JSON logs on stdout. */
 export async function openProcess(loaded: LoadedConfig, log: Logger): Promise<Opened> {
   const core = await openCore(loaded.config, { log });
-  return { core, services: createServices(core) };
+  return { core, services: await openServices(core) };
 }
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };

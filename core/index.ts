@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './kernel/clock.ts';
 import { createLogger, type Logger } from './kernel/log.ts';
 import { openDb } from './store/index.ts';
 import type { Db } from './store/types.ts';
-import { createAuthRuntime, type AuthRuntime } from './auth/runtime.ts';
+import { createAuthRuntime, type AuthRuntime } from './auth-runtime.ts';
 import type { ScryptCost } from './auth/password.ts';
 import { createMetrics, type Metrics } from './kernel/metrics/registry.ts';
 

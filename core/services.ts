@@ -1,3 +1,5 @@
+import type { LoginThrottles } from './accounts/login.ts';
+import type { FailureThrottle } from './accounts/throttle.ts';
 import type { AccountsDeps } from './accounts/types.ts';
 import type { ActivationDeps } from './activation/service.ts';
 import type { AgentDeps } from './agents/service.ts';
@@ -6,7 +8,7 @@ import { previewLinkDeps, type PreviewLinkDeps } from './apps/service.ts';
 import { previewKey } from './apps/token.ts';
 import type { Clock } from './kernel/clock.ts';
 import type { CredentialDeps } from './credentials/service.ts';
-import { createGateway, type GatewayOptions, type GatewayRuntime } from './gateway/runtime.ts';
+import type { GatewayOptions, GatewayRuntime } from './gateway/runtime.ts';
 import type { Core } from './index.ts';
 import type { DeliveryDeps } from './invitations/delivery.ts';
 import type { InvitationDeps } from './invitations/service.ts';
@@ -14,19 +16,16 @@ import type { ProviderAccountDeps } from './provider-accounts/service.ts';
 import type { ProviderEngine } from './providers/types.ts';
 import { queueDepth } from './queue/repo.ts';
 import { queueMetrics, type QueueMetrics } from './queue/metrics.ts';
-import { createQueue, type QueueRuntime } from './queue/runtime.ts';
+import type { QueueRuntime } from './queue/runtime.ts';
 import type { JobHandler } from './queue/worker.ts';
-import { runJobHandler } from './runs/jobs.ts';
-import { createRuns, type RunsOptions } from './runs/runtime.ts';
-import { runsService, type RunsService } from './runs/service.ts';
-import { createSandbox, type Sandbox } from './sandbox/index.ts';
-import { createScheduler, type Scheduler } from './scheduler/index.ts';
-import { maintenanceHandlers } from './scheduler/maintenance.ts';
+import type { RunsOptions } from './runs/runtime.ts';
+import type { RunsService } from './runs/service.ts';
+import type { Sandbox } from './sandbox/index.ts';
+import type { Scheduler } from './scheduler/index.ts';
 import type { ShareDeps } from './shares/service.ts';
 import type { PublicShareDeps } from './shares/public-view.ts';
 import type { Db } from './store/types.ts';
 import { createVault } from './vault/index.ts';
-import { notifyKey, notifyOnEnd, workerJobs } from './workers/jobs.ts';
 import type { WorkerDeps } from './workers/service.ts';
 import type { TriggerDeps } from './workers/trigger.ts';
 
@@ -41,7 +40,7 @@ export interface ServicesOptions {
  * invitations and never builds the gateway, the sandbox or the queue.
  */
 export interface Services {
-  readonly accounts: AccountsDeps;
+  readonly accounts: AccountsWithThrottles;
   readonly credentials: CredentialDeps;
   readonly invitations: InvitationDeps;
   readonly invitationDelivery: DeliveryDeps;
@@ -70,13 +69,23 @@ export interface Services {
   readonly scheduler: Scheduler;
 }
 
-export const accountsDeps = (core: Core): AccountsDeps => ({
+/** With this process's sign-up and login throttles (core/auth-runtime.ts). */
+export type AccountsWithThrottles = AccountsDeps & { signups: FailureThrottle; throttles: LoginThrottles };
+
+export const accountsDeps = (core: Core): AccountsWithThrottles => ({
   db: core.db,
   clock: core.clock,
   tokenKey: core.auth.tokenKey,
   csrfKey: core.auth.csrfKey,
   hasher: core.auth.hasher,
   registrationMode: core.config.SERVICE_REGISTRATION_MODE,
+  // Read from core.auth at each use: the throttles are per-process state a test may replace.
+  get signups() {
+    return core.auth.signups;
+  },
+  get throttles() {
+    return core.auth.throttles;
+  },
 });
 
 export const credentialDeps = (core: Core): CredentialDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, cache: core.auth.credentialCache });
@@ -85,13 +94,53 @@ export const invitationDeps = (core: Core): InvitationDeps => ({ db: core.db, cl
 
 export const shareDeps = (core: Core): ShareDeps => ({ db: core.db, clock: core.clock, tokenKey: core.auth.tokenKey, appOrigin: core.config.SERVICE_APP_ORIGIN });
 
-/** The one composition root: the only place services are wired together. */
-export function createServices(core: Core, opts: ServicesOptions = {}): Services {
+/** Loaded only by openServices, so `svc invite` and `svc user` never parse them. */
+async function loadEngines() {
+  const [gateway, sandbox, runs, runsSvc, runJobs, queue, scheduler, maintenance, workerJobs] = await Promise.all([
+    import('./gateway/runtime.ts'),
+    import('./sandbox/index.ts'),
+    import('./runs/runtime.ts'),
+    import('./runs/service.ts'),
+    import('./runs/jobs.ts'),
+    import('./queue/runtime.ts'),
+    import('./scheduler/index.ts'),
+    import('./scheduler/maintenance.ts'),
+    import('./workers/jobs.ts'),
+  ]);
+  return {
+    createGateway: gateway.createGateway,
+    createSandbox: sandbox.createSandbox,
+    createRuns: runs.createRuns,
+    runsService: runsSvc.runsService,
+    runJobHandler: runJobs.runJobHandler,
+    createQueue: queue.createQueue,
+    createScheduler: scheduler.createScheduler,
+    maintenanceHandlers: maintenance.maintenanceHandlers,
+    notifyKey: workerJobs.notifyKey,
+    notifyOnEnd: workerJobs.notifyOnEnd,
+    workerJobs: workerJobs.workerJobs,
+  };
+}
+
+export type Engines = Awaited<ReturnType<typeof loadEngines>>;
+
+/** Every service, the engines included: for processes that serve or work the queue. */
+export async function openServices(core: Core, opts: ServicesOptions = {}): Promise<Services> {
+  return createServices(core, opts, await loadEngines());
+}
+
+/** The one composition root. Without `engines` (terminal tools) the engine getters throw. */
+export function createServices(core: Core, opts: ServicesOptions = {}, engines?: Engines): Services {
   const { db, clock, log, config, secrets } = core;
   const built = new Map<keyof Services, unknown>();
   const once = <K extends keyof Services>(key: K, build: () => Services[K]): Services[K] => {
     if (!built.has(key)) built.set(key, build());
     return built.get(key) as Services[K];
+  };
+
+  const e = (): Engines => {
+    if (!engines) throw new Error('these services need the engines: build them with openServices');
+    return engines;
   };
 
   const s: Services = {
@@ -150,11 +199,11 @@ export function createServices(core: Core, opts: ServicesOptions = {}): Services
       });
     },
     get gateway() {
-      return once('gateway', () => createGateway(core, s.providerAccounts, opts.gateway));
+      return once('gateway', () => e().createGateway(core, s.providerAccounts, opts.gateway));
     },
     get sandbox() {
       return once('sandbox', () => {
-        const made = createSandbox(config);
+        const made = e().createSandbox(config);
         // Closing the core kills what still runs in the sandbox.
         core.onClose(() => made.close());
         return made;
@@ -163,8 +212,8 @@ export function createServices(core: Core, opts: ServicesOptions = {}): Services
     get runs() {
       return once('runs', () => {
         // The end-of-run hook: a Worker's run enqueues its notification as it ends.
-        const rt = createRuns(core, { gateway: s.gateway, sandbox: s.sandbox, onEnd: notifyOnEnd(clock) }, opts.runs);
-        return runsService(rt, s.queueMetrics, config.RATE_LIMIT_CHAT_PER_MINUTE);
+        const rt = e().createRuns(core, { gateway: s.gateway, sandbox: s.sandbox, onEnd: e().notifyOnEnd(clock) }, opts.runs);
+        return e().runsService(rt, s.queueMetrics, config.RATE_LIMIT_CHAT_PER_MINUTE);
       });
     },
     get queueMetrics() {
@@ -173,15 +222,16 @@ export function createServices(core: Core, opts: ServicesOptions = {}): Services
     get jobs() {
       return once('jobs', () => {
         const runs = s.runs.deps;
+        const { notifyKey, runJobHandler, maintenanceHandlers, workerJobs } = e();
         const notify = { db, clock, log, key: notifyKey(core), config };
         return new Map<string, JobHandler>([['run', runJobHandler(runs)], ...maintenanceHandlers({ db, clock, log }), ...workerJobs(runs, notify)]);
       });
     },
     get queue() {
-      return once('queue', () => createQueue(core, s.jobs, s.queueMetrics));
+      return once('queue', () => e().createQueue(core, s.jobs, s.queueMetrics));
     },
     get scheduler() {
-      return once('scheduler', () => createScheduler(core, s.queueMetrics.leader));
+      return once('scheduler', () => e().createScheduler(core, s.queueMetrics.leader));
     },
   };
   return s;

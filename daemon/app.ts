@@ -11,14 +11,14 @@ import { activationRoutes } from './routes/activation.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { appSurface } from './routes/app-surface.ts';
 import { authRoutes } from './routes/auth.ts';
-import { openApiRoutes } from './routes/openapi.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { publicShareRoutes } from './routes/public-share.ts';
 import { publicWebhookRoutes } from './routes/public-webhooks.ts';
 import { gatewayRoutes } from './routes/v1/index.ts';
 import { runRoutes } from './routes/runs.ts';
 import { workbenchRoutes } from './web/index.ts';
 import type { Services } from '../core/services.ts';
-import { chatLane } from './http/fast-chat.ts';
+import { chatLane } from './routes/v1/fast-chat.ts';
 import { firstOf, healthLane, readinessLane, type FastLane } from './http/fast-lane.ts';
 import type { AppEnv } from './types.ts';
 

@@ -5,8 +5,7 @@ import { notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
 import { addEvent } from '../runs/repo/events.ts';
 import { Fenced } from '../runs/types.ts';
-import type { Queryable } from '../store/types.ts';
-import type { ToolRunContext } from '../tools/types.ts';
+import type { Db, Queryable } from '../store/types.ts';
 import { appByTitle, appsOfRun, appWithOwner, bumpVersion, insertApp, insertFiles, insertVersion, versionEntry } from './repo.ts';
 import { previewKey, signPreviewToken } from './token.ts';
 import { validateApp, type AppInput } from './validate.ts';
@@ -27,8 +26,17 @@ export interface StoredApp {
 
 export type AppResult = { ok: true; app: StoredApp } | { ok: false; problem: string };
 
+/** The run an app is written for (the tools' ToolRunContext fits). */
+export interface AppRun {
+  runId: string;
+  workspaceId: string;
+  claimToken: string;
+  db: Db;
+  clock: Clock;
+}
+
 /** A broken rule is a `problem` for the model; throws Fenced. */
-export async function appFromFiles(run: ToolRunContext, input: AppInput): Promise<AppResult> {
+export async function appFromFiles(run: AppRun, input: AppInput): Promise<AppResult> {
   const v = validateApp(input);
   if (!v.ok) return v;
   const { title, entry, files, totalBytes } = v.app;

@@ -1,9 +1,9 @@
 import type { Clock } from '../kernel/clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../kernel/errors.ts';
 import { newId } from '../kernel/ids.ts';
-import { AddressRefused, addressPolicy, vetHost } from '../providers/address-guard.ts';
+import { AddressRefused, addressPolicy, vetHost } from '../net/address-guard.ts';
 import { PROVIDER_IDS, type ProviderId, type Target } from '../providers/types.ts';
-import type { Resolver } from '../tools/http-guard.ts';
+import type { Resolver } from '../net/http-guard.ts';
 import { UniqueViolation, type Db, type SqlValue } from '../store/types.ts';
 import type { Vault } from '../vault/index.ts';
 import { providerDefaults } from './defaults.ts';

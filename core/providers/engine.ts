@@ -8,10 +8,10 @@ import { badResponse, errorBody, httpError, transportError } from './errors.ts';
 import { PROVIDERS } from './registry.ts';
 import { openAiHeaders, toEmbeddingsRequest, toOpenAiRequest } from './openai-compatible/request.ts';
 import { openAiChunks } from './openai-compatible/stream.ts';
-import { addressPolicy } from './address-guard.ts';
+import { addressPolicy } from '../net/address-guard.ts';
 import { Pools } from './pools.ts';
 import { callUpstream, type UpstreamBody, type UpstreamResponse } from './upstream-call.ts';
-import type { Resolver } from '../tools/http-guard.ts';
+import type { Resolver } from '../net/http-guard.ts';
 import { UpstreamError, type ChatResult, type ProviderEngine, type ProviderId, type Target } from './types.ts';
 
 export interface EngineOptions {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { AddressRefused } from './address-guard.ts';
+import { AddressRefused } from '../net/address-guard.ts';
 import { httpError, parseErrorBody, parseRetryAfter, streamError, transportError } from './errors.ts';
 
 describe('upstream error normalisation', () => {

@@ -1,6 +1,6 @@
 import { ERROR_CODES, type CodeSpec, type ErrorCode } from '../kernel/codes.ts';
 import type { OpenAiErrorBody } from '../wire/openai.ts';
-import { ADDRESS_REFUSED, AddressRefused } from './address-guard.ts';
+import { ADDRESS_REFUSED, AddressRefused } from '../net/address-guard.ts';
 import { sanitizeUpstreamText } from './redact.ts';
 import { UpstreamError, type ProviderId } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { Pool } from 'undici';
-import type { Resolver } from '../tools/http-guard.ts';
-import { guardedConnect, guardedLookup, type AddressPolicy } from './address-guard.ts';
+import type { Resolver } from '../net/http-guard.ts';
+import { guardedConnect, guardedLookup, type AddressPolicy } from '../net/address-guard.ts';
 
 // undici (~870 KB) loads on first use, so commands without model calls skip it.
 let undici: Promise<typeof import('undici')> | undefined;

@@ -3,8 +3,8 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';
-import { classifyAddress, type AddressClass } from '../tools/net-address.ts';
+import { systemResolver, vetUrl, type Resolver } from '../net/http-guard.ts';
+import { classifyAddress, type AddressClass } from '../net/net-address.ts';
 
 /** The allowlist proxy, per execution; connects only to addresses http_request's guard checked. */
 

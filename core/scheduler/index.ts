@@ -8,7 +8,6 @@ import { HttpLeaseElector } from './leader-http.ts';
 import { Scheduler } from './scheduler.ts';
 
 export { Scheduler } from './scheduler.ts';
-export { parseCron, cronProblem, CronError, type Cron } from './cron.ts';
 export { WORKER_TICK, workerTickKey } from './ticks.ts';
 
 /** The elector SERVICE_SCHEDULER_LEADER_MODE asks for. */

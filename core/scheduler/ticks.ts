@@ -2,7 +2,7 @@ import type { Logger } from '../kernel/log.ts';
 import { enqueue, type EnqueueInput } from '../queue/repo.ts';
 import type { Db } from '../store/types.ts';
 import { scheduledWorkers } from '../workers/repo.ts';
-import { parseCron, type Cron } from './cron.ts';
+import { parseCron, type Cron } from '../kernel/cron.ts';
 import { MAINTENANCE_KINDS } from './maintenance.ts';
 
 /** Job kind the Workers (automations) area handles: payload {workerId, tick}. */

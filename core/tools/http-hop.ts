@@ -1,5 +1,5 @@
 import type { Agent as AgentType } from 'undici';
-import { pinnedLookup, type ResolvedAddress } from './http-guard.ts';
+import { pinnedLookup, type ResolvedAddress } from '../net/http-guard.ts';
 
 /** One exchange of http_request; redirects are the caller's business. */
 export interface HopRequest {

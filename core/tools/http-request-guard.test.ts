@@ -4,7 +4,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createHttpRequestTool, type HttpRequestConfig } from './http-request.ts';
 import { bodyOf, call, echoed, fakeDns, useTargets } from './http-request.test-fixture.ts';
-import { classifyAddress } from './net-address.ts';
+import { classifyAddress } from '../net/net-address.ts';
 import type { ToolLimits } from './types.ts';
 
 const s = useTargets();

@@ -1,7 +1,7 @@
 // Shared by the http-request tests.
 import { afterAll, beforeAll } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/http-target.ts';
-import type { Resolver } from './http-guard.ts';
+import type { Resolver } from '../net/http-guard.ts';
 import { httpRequestTool, type HttpRequestConfig } from './http-request.ts';
 import type { ToolLimits } from './types.ts';
 

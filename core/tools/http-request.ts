@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { HOST_PATTERN_RE } from '../kernel/config/schema.ts';
-import { systemResolver, vetUrl, type Resolver } from './http-guard.ts';
+import { systemResolver, vetUrl, type Resolver } from '../net/http-guard.ts';
 import { sendHop, type HopResponse } from './http-hop.ts';
 import { formatResult, redact } from './http-result.ts';
-import { classifyAddress, type AddressClass } from './net-address.ts';
+import { classifyAddress, type AddressClass } from '../net/net-address.ts';
 import type { ToolContext, ToolDefinition } from './types.ts';
 
 /** Failures come back as `error: …` text; only an abort of the run throws. */

@@ -9,9 +9,9 @@ import { addEvent } from '../runs/repo/events.ts';
 import { getRun } from '../runs/repo/runs.ts';
 import type { RunRow } from '../runs/types.ts';
 import type { Db, Queryable } from '../store/types.ts';
-import { systemResolver, vetUrl, type Resolver } from '../tools/http-guard.ts';
+import { systemResolver, vetUrl, type Resolver } from '../net/http-guard.ts';
 import { sendHop } from '../tools/http-hop.ts';
-import { classifyAddress, type AddressClass } from '../tools/net-address.ts';
+import { classifyAddress, type AddressClass } from '../net/net-address.ts';
 import { notifyTarget, notifyUrlOf } from './repo.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { badRequest } from '../kernel/errors.ts';
-import { cronProblem } from '../scheduler/cron.ts';
+import { cronProblem } from '../kernel/cron.ts';
 
 /**
  * A Worker's `schedule`: the scheduler's own cron grammar (5 fields, UTC, names and @macros), so

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import type { Config } from '../kernel/config/index.ts';
 import { badRequest } from '../kernel/errors.ts';
-import { classifyAddress } from '../tools/net-address.ts';
-import { normalizeHost } from '../tools/http-guard.ts';
+import { classifyAddress } from '../net/net-address.ts';
+import { normalizeHost } from '../net/http-guard.ts';
 
 /**
  * Checks of a Worker's fields that need more than a schema.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import { AppError } from '../../core/kernel/errors.ts';
 import { testCore, type Fixture } from '../../test/integration/http-fixture.ts';
 import { createApp } from '../app.ts';
-import { bearerAuth } from '../middleware/bearer.ts';
+import { bearerAuth } from './bearer.ts';
 import { startServer, type ServerHandle } from '../server.ts';
 import { errorBody } from './envelope.ts';
 

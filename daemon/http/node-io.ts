@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tooLarge } from '../middleware/body-limit.ts';
-import { unreadableBody } from '../middleware/json-body.ts';
+import { tooLarge } from './limits.ts';
+import { unreadableBody } from './json-body.ts';
 
 const decoder = new TextDecoder(); // strips a leading BOM, as Request.text() does
 

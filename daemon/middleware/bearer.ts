@@ -1,17 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { verifyCredential, wrongCredential, type CredentialDeps } from '../../core/credentials/service.ts';
-import type { CredentialKind, Principal } from '../../core/credentials/types.ts';
+import type { CredentialKind } from '../../core/credentials/types.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
+import { bearerAuth } from '../http/bearer.ts';
 import type { AppEnv } from '../types.ts';
-
-const NAMES: Record<CredentialKind, string> = { access: 'access token (svc_pat_…)', member: 'member key (svc_live_…)', admin: 'admin token (svc_admin_…)' };
-
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return m?.[1];
-}
 
 /** No cookies: other origins' pages cannot ride a signed-in browser. */
 export function requireBearer(core: Core, services: Services, kind: CredentialKind): MiddlewareHandler<AppEnv> {
@@ -19,18 +11,5 @@ export function requireBearer(core: Core, services: Services, kind: CredentialKi
   return async (c, next) => {
     c.set('principal', await authenticate(c.req.header('authorization')));
     await next();
-  };
-}
-
-/** Transport-free, for the fast lane too; a 401 on failure. */
-export function bearerAuth(core: Core, deps: CredentialDeps, kind: CredentialKind): (authorization: string | undefined) => Promise<Principal> {
-  return async (authorization) => {
-    const token = bearerToken(authorization);
-    const principal = token ? await verifyCredential(deps, token, kind) : undefined;
-    if (!principal) {
-      core.metrics.authFailures.inc({ surface: kind, reason: token ? 'invalid' : 'missing' });
-      throw wrongCredential(NAMES[kind]);
-    }
-    return principal;
   };
 }

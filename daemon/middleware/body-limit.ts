@@ -1,15 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from '../../core/kernel/errors.ts';
 import type { Config } from '../../core/kernel/config/index.ts';
+import { isGatewayPath, tooLarge } from '../http/limits.ts';
 import type { AppEnv } from '../types.ts';
-
-export function isGatewayPath(path: string): boolean {
-  return path === '/api/v1' || path.startsWith('/api/v1/');
-}
-
-export function tooLarge(limit: number): AppError {
-  return new AppError('payload_too_large', `Request body exceeds the limit of ${limit} bytes.`);
-}
 
 /**
  * The gateway's limit is larger: prompts carry images. Content-Length is trusted,

@@ -6,7 +6,7 @@ import { membership, workspacesOf } from '../../core/accounts/workspaces.ts';
 import { forbidden } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { clearSessionCookies, requireSession } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

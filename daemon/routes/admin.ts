@@ -7,7 +7,7 @@ import type { AdminScope } from '../../core/credentials/types.ts';
 import { AppError } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { bearerToken } from '../middleware/bearer.ts';
+import { bearerToken } from '../http/bearer.ts';
 import { SESSION_COOKIE } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { createPreviewLink } from '../../core/apps/service.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
 export const LinkBody = z.strictObject({ version: z.number().int().min(1).max(1_000_000_000).optional() });

@@ -12,7 +12,7 @@ import { workspacesOf } from '../../core/accounts/workspaces.ts';
 import { AppError, badRequest, unauthorized } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { clearSessionCookies, requireSession, SESSION_COOKIE, setSessionCookies } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 import { accountRoutes, invitingWorkspace } from './account.ts';
@@ -56,7 +56,7 @@ export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
     const body = await readJson(c, RegisterBody);
     const email = normalizeEmail(body.email);
     if (!isEmail(email)) throw badRequest('invalid_email', 'email is not a valid address.', 'email');
-    const account = await register({ ...deps, signups: core.auth.signups }, {
+    const account = await register(deps, {
       email,
       password: body.password,
       name: body.name ?? email.slice(0, email.lastIndexOf('@')),
@@ -72,7 +72,7 @@ export function authRoutes(core: Core, services: Services): Hono<AppEnv> {
     const body = await readJson(c, LoginBody);
     let account: AccountView;
     try {
-      account = await login({ ...deps, throttles: core.auth.throttles }, { email: body.email, password: body.password, clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) });
+      account = await login(deps, { email: body.email, password: body.password, clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) });
     } catch (err) {
       if (err instanceof AppError && (err.status === 401 || err.status === 429)) {
         core.metrics.authFailures.inc({ surface: 'login', reason: err.status === 401 ? 'invalid_credentials' : 'throttled' });

@@ -5,7 +5,7 @@ import type { Services } from '../../core/services.ts';
 import { assertMayActOn } from '../../core/accounts/members.ts';
 import { membership } from '../../core/accounts/workspaces.ts';
 import { notFound } from '../../core/kernel/errors.ts';
-import { readJson, readJsonValue } from '../middleware/json-body.ts';
+import { readJson, readJsonValue } from '../http/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

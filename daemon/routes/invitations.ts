@@ -11,7 +11,7 @@ import {
   type Actor,
 } from '../../core/invitations/service.ts';
 import type { IssuedInvitation } from '../../core/invitations/types.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

@@ -5,7 +5,7 @@ import { ROLES } from '../../core/accounts/roles.ts';
 import { workspacesOf } from '../../core/accounts/workspaces.ts';
 import { notFound } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

@@ -5,7 +5,7 @@ import type { Services } from '../../core/services.ts';
 import { notFound } from '../../core/kernel/errors.ts';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../core/provider-accounts/service.ts';
 import { testConnection } from '../../core/provider-accounts/test-connection.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 

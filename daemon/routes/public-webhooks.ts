@@ -6,8 +6,8 @@ import type { Services } from '../../core/services.ts';
 import { unauthorized } from '../../core/kernel/errors.ts';
 import { recordDeliveryResult } from '../../core/invitations/delivery.ts';
 import { triggerAgent, triggerWorker, WEBHOOK_BODY_LIMIT, type TriggerDeps, type Triggered } from '../../core/workers/trigger.ts';
-import { tooLarge } from '../middleware/body-limit.ts';
-import { readJson, unreadableBody } from '../middleware/json-body.ts';
+import { tooLarge } from '../http/limits.ts';
+import { readJson, unreadableBody } from '../http/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
 /** Secret before body: unauthorised callers learn and change nothing. */

@@ -10,7 +10,7 @@ import { readRunJson } from '../../core/runs/read-json.ts';
 import { startQueuedRun, startRunInRequest } from '../../core/runs/service.ts';
 import type { RunRow } from '../../core/runs/types.ts';
 import { requireBearer } from '../middleware/bearer.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
 const MAX_INPUT = 100_000;

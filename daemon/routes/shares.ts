@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { createShare, listShares, revokeShare } from '../../core/shares/service.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import type { AppEnv } from '../types.ts';
 
 export const CreateBody = z.strictObject({ kind: z.enum(['run', 'conversation']), id: z.string().min(1).max(100) });

@@ -5,7 +5,7 @@ import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import { issueAgentWebhookToken, removeAgentWebhookToken } from '../../core/workers/agent-token.ts';
 import { createWorker, deleteWorker, getWorker, listWorkers, rotateWebhookRef, updateWorker, type WorkerDeps } from '../../core/workers/service.ts';
-import { readJson } from '../middleware/json-body.ts';
+import { readJson } from '../http/json-body.ts';
 import { requireRole } from '../middleware/session.ts';
 import type { AppEnv } from '../types.ts';
 
@@ -59,7 +59,7 @@ export function workerRoutes(core: Core, services: Services): Hono<AppEnv> {
   app.post('/workers/:id/rotate-webhook', async (c) => c.json(await rotateWebhookRef(deps(), caller(c), c.req.param('id'))));
 
   // Legacy: one webhook token per agent, acting as the user who issued it.
-  app.post('/agents/:id/webhook-token', async (c) => c.json(await issueAgentWebhookToken(core.db, core.auth.tokenKey, caller(c), c.req.param('id')), 201));
+  app.post('/agents/:id/webhook-token', async (c) => c.json(await issueAgentWebhookToken(services.workers.db, services.workers.tokenKey, caller(c), c.req.param('id')), 201));
   app.delete('/agents/:id/webhook-token', async (c) => {
     await removeAgentWebhookToken(core.db, caller(c), c.req.param('id'));
     return c.body(null, 204);

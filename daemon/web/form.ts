@@ -5,7 +5,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { safeEqual } from '../../core/auth/tokens.ts';
 import { AppError } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
-import { unreadableBody } from '../middleware/json-body.ts';
+import { unreadableBody } from '../http/json-body.ts';
 import type { Session, WebContext } from './context.ts';
 import { html, nothing, type Html } from './html.ts';
 

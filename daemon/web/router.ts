@@ -3,7 +3,7 @@ import { forbidden } from '../../core/kernel/errors.ts';
 import type { Core } from '../../core/index.ts';
 import type { Services } from '../../core/services.ts';
 import type { Role } from '../../core/accounts/roles.ts';
-import { toAppError } from '../middleware/errors.ts';
+import { toAppError } from '../http/errors.ts';
 import type { AppEnv } from '../types.ts';
 import { webAssets } from './assets.ts';
 import { loadSession, may, pageState, type Session, type WebContext } from './context.ts';

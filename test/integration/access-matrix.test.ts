@@ -98,7 +98,7 @@ describe('access matrix (issue 3 routes × callers)', () => {
     const now = new Date(fx.core.clock.now()).toISOString();
     const runId = newId('run');
     await insertRun(fx.core.db, { id: runId, agent_id: await memberAgent(true), agent_version: 1, workspace_id: W, user_id: people.member.userId, conversation_id: null, status: 'running', input_text: 'x', durable: 0, claim_token: 'matrix', created_at: now, started_at: now, running_since: now });
-    const r = await appFromFiles({ runId, workspaceId: W, userId: people.member.userId, claimToken: 'matrix', db: fx.core.db, clock: fx.core.clock }, { title: 'matrix', files: [{ path: 'index.html', content: 'x' }] });
+    const r = await appFromFiles({ runId, workspaceId: W, claimToken: 'matrix', db: fx.core.db, clock: fx.core.clock }, { title: 'matrix', files: [{ path: 'index.html', content: 'x' }] });
     assert.ok(r.ok);
     return r.app.appId;
   };

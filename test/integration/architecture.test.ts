@@ -119,6 +119,21 @@ function upwardImports(graph: Map<string, string[]>): string[] {
   return bad;
 }
 
+/** Sibling folders that import each other (docs/architecture.md, Dependencies); a folder and its subfolder do not count. */
+const MUTUAL_ALLOWED = ['core/accounts <-> core/invitations', 'core/apps <-> core/runs'];
+
+function mutualFolders(graph: Map<string, string[]>): string[] {
+  const edges = new Set<string>();
+  for (const [from, deps] of graph) for (const to of deps) if (dirname(from) !== dirname(to)) edges.add(`${dirname(from)} -> ${dirname(to)}`);
+  const nested = (a: string, b: string) => a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+  const pairs: string[] = [];
+  for (const e of edges) {
+    const [a, b] = e.split(' -> ') as [string, string];
+    if (a < b && edges.has(`${b} -> ${a}`) && !nested(a, b)) pairs.push(`${a} <-> ${b}`);
+  }
+  return pairs.sort();
+}
+
 const isRepo = (path: string) => /^core\/[^/]+\/repo(\.ts|\/[^/]+\.ts)$/.test(path);
 const ownedBy = (path: string, owner: string) => path === `${owner}.ts` || path.startsWith(`${owner}/`);
 
@@ -161,6 +176,10 @@ describe('architecture', () => {
     expect(upwardImports(graph)).toEqual([]);
   });
 
+  test('sibling folders import each other only where docs/architecture.md says why', () => {
+    expect(mutualFolders(graph)).toEqual(MUTUAL_ALLOWED);
+  });
+
   test('every table has exactly one owner, and only its repo writes it', () => {
     const migrations = readdirSync(join(root, 'migrations/sqlite')).map((n) => readFileSync(join(root, 'migrations/sqlite', n), 'utf8')).join('\n');
     const tables = [...migrations.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/g)].map((m) => m[1]!);
@@ -190,6 +209,12 @@ describe('architecture', () => {
       'daemon/z.ts: SQL on runs outside a repo',
       'core/agents/repo.ts: writes runs, owned by core/runs/repo',
     ]);
+    expect(mutualFolders(g)).toEqual(['core/a <-> core/b']);
+    const nested = importGraph([
+      { path: 'core/c/p.ts', text: "import { q } from './sub/q.ts';" },
+      { path: 'core/c/sub/q.ts', text: "import { p } from '../p.ts';" },
+    ]);
+    expect(mutualFolders(nested)).toEqual([]);
     expect(wiringViolations(planted)).toEqual(['daemon/routes/x.ts: a service looked up by Core', 'daemon/routes/x.ts: builds a dependency object from core']);
   });
 });

@@ -1,4 +1,4 @@
-// The node:http fast path for POST /api/v1/chat/completions (daemon/http/fast-chat.ts) against the Hono
+// The node:http fast path for POST /api/v1/chat/completions (daemon/routes/v1/fast-chat.ts) against the Hono
 // route it stands in for: the same app and core served twice, fast path on and off, each case sent
 // to both, and status, headers, body, access-log line, error logging and HTTP metrics compared.
 import { afterAll, beforeAll, describe, test } from 'vitest';

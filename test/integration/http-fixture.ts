@@ -5,7 +5,7 @@ import { manualClock } from '../../core/kernel/clock.ts';
 import { loadConfig, resolveSecrets } from '../../core/kernel/config/index.ts';
 import { createCore, type Core } from '../../core/index.ts';
 import { createLogger } from '../../core/kernel/log.ts';
-import { createServices, type Services, type ServicesOptions } from '../../core/services.ts';
+import { openServices, type Services, type ServicesOptions } from '../../core/services.ts';
 import { migrate, openDb } from '../../core/store/index.ts';
 import type { Dialect } from '../../core/store/types.ts';
 import { freshDb } from '../helpers/stores.ts';
@@ -45,7 +45,7 @@ export async function testCore(opts: FixtureOptions = {}): Promise<Fixture> {
   const core = createCore({ config, secrets: resolveSecrets(config).secrets, db, log, clock, scrypt: TEST_SCRYPT, defaultMetrics: false });
   return {
     core,
-    services: createServices(core, opts.services),
+    services: await openServices(core, opts.services),
     clock,
     logs,
     async cleanup() {

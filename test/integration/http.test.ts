@@ -5,7 +5,7 @@ import { AppError } from '../../core/kernel/errors.ts';
 import { StoreBusy } from '../../core/store/types.ts';
 import { migrate } from '../../core/store/index.ts';
 import { createApp, type App } from '../../daemon/app.ts';
-import { readJson } from '../../daemon/middleware/json-body.ts';
+import { readJson } from '../../daemon/http/json-body.ts';
 import { sqliteCore, type Fixture } from './http-fixture.ts';
 import { register } from '../../core/accounts/register.ts';
 import { issueCredential } from '../../core/credentials/service.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createCore, type Core } from '../../core/index.ts';
-import { createServices } from '../../core/services.ts';
+import { openServices } from '../../core/services.ts';
 import { startServer, type ServerHandle } from '../../daemon/server.ts';
 import { TEST_SCRYPT, testCore, type Fixture } from './http-fixture.ts';
 import { bearer, cast, json, type Cast } from './people.ts';
@@ -44,7 +44,7 @@ describe('operator metrics', () => {
     // The fixture turns process metrics off; the scrape promtool checks should include them.
     const f = fx.core;
     core = createCore({ config: f.config, secrets: f.secrets, db: f.db, log: f.log, clock: fx.clock, scrypt: TEST_SCRYPT });
-    server = await startServer(core, createServices(core), { port: 0, host: '127.0.0.1' });
+    server = await startServer(core, await openServices(core), { port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${server.port}`;
     people = await cast(core);
 

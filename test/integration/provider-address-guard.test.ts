@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import type { ChatRequest } from '../../core/wire/openai.ts';
 import { createProviderEngine } from '../../core/providers/engine.ts';
 import { UpstreamError, type ProviderEngine, type Target } from '../../core/providers/types.ts';
-import type { Resolver } from '../../core/tools/http-guard.ts';
+import type { Resolver } from '../../core/net/http-guard.ts';
 import { fakeOpenAi, type FakeUpstream } from '../helpers/fake-upstream.ts';
 
 const CHAT: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };

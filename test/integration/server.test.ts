@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { z } from 'zod';
 import { createApp } from '../../daemon/app.ts';
-import { readJson } from '../../daemon/middleware/json-body.ts';
+import { readJson } from '../../daemon/http/json-body.ts';
 import { SERVER_TIMEOUTS, startServer } from '../../daemon/server.ts';
 import { sqliteCore, type Fixture } from './http-fixture.ts';
 

@@ -4,7 +4,7 @@ import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import type { CallContext } from '../../../core/gateway/service.ts';
 import { RAW_JSON, type ChatChunk, type ChatCompletion } from '../../../core/wire/openai.ts';
 import type { Principal } from '../../../core/credentials/types.ts';
-import { readJsonValue } from '../../middleware/json-body.ts';
+import { readJsonValue } from '../../http/json-body.ts';
 import type { AppEnv } from '../../types.ts';
 import { SSE_HEADERS, sseBody } from './sse.ts';
 

@@ -5,7 +5,7 @@ import { formatSse } from '../../../core/gateway/responses/sse.ts';
 import { responsesEventStream } from '../../../core/gateway/responses/stream.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
 import type { CallContext } from '../../../core/gateway/service.ts';
-import { readJsonValue } from '../../middleware/json-body.ts';
+import { readJsonValue } from '../../http/json-body.ts';
 import type { AppEnv } from '../../types.ts';
 import { SSE_HEADERS, sseBody } from './sse.ts';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { checkChatRequest } from '../../../core/gateway/chat-request.ts';
 import type { GatewayRuntime } from '../../../core/gateway/runtime.ts';
-import { readJsonValue } from '../../middleware/json-body.ts';
+import { readJsonValue } from '../../http/json-body.ts';
 import type { AppEnv } from '../../types.ts';
 
 /** POST /api/v1/router: the routing decision for a chat request, without serving it. */

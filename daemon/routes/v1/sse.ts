@@ -1,6 +1,6 @@
 import type { Logger } from '../../../core/kernel/log.ts';
 import { UpstreamError } from '../../../core/providers/types.ts';
-import { toAppError } from '../../middleware/errors.ts';
+import { toAppError } from '../../http/errors.ts';
 
 const enc = new TextEncoder();
 

@@ -73,7 +73,7 @@ ${f.input('Password', 'password', { type: 'password', required: true, autocomple
       const token = f.opt('invitationToken');
       if (token && token.length > 200) throw badRequest('invalid_request', 'The invitation code is too long.', 'invitationToken');
       // The same per-address throttle of refused sign-ups as POST /api/auth/register.
-      const account = await register({ ...deps, signups: core.auth.signups }, { email, password, name, invitationToken: token, clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) });
+      const account = await register(deps, { email, password, name, invitationToken: token, clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) });
       await signIn(c, account.user.id, token ? await invitingWorkspace(core, account.user.id) : undefined);
       return redirectWith(core, c, '/', `Welcome, ${account.user.name}.`);
     } catch (err) {
@@ -89,7 +89,7 @@ ${f.input('Password', 'password', { type: 'password', required: true, autocomple
   web.publicPost('/sign-in', async (c, s, f) => {
     try {
       const account = await login(
-        { ...deps, throttles: core.auth.throttles },
+        deps,
         { email: f.get('email').slice(0, 320), password: f.get('password').slice(0, 1024), clientAddress: clientAddress(c, core.config.SERVICE_TRUST_PROXY) },
       ).catch((err: unknown) => {
         if (err instanceof AppError && (err.status === 401 || err.status === 429)) {

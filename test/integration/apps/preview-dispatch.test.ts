@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { previewKey, signPreviewToken } from '../../../core/apps/token.ts';
 import { createCore } from '../../../core/index.ts';
-import { createServices } from '../../../core/services.ts';
+import { openServices } from '../../../core/services.ts';
 import type { Dialect } from '../../../core/store/types.ts';
 import { startServer, type ServerHandle } from '../../../daemon/server.ts';
 import { TEST_SCRYPT } from '../http-fixture.ts';
@@ -36,7 +36,7 @@ for (const store of ['sqlite', 'postgres'] as Dialect[]) {
       // A second listener on the same store whose operator said it sits behind a reverse proxy.
       const fx = a.r.g.fx;
       const trusting = createCore({ config: { ...fx.core.config, SERVICE_TRUST_PROXY: true }, secrets: fx.core.secrets, db: fx.core.db, log: fx.core.log, clock: fx.core.clock, scrypt: TEST_SCRYPT, defaultMetrics: false });
-      proxied = await startServer(trusting, createServices(trusting), { port: 0, host: '127.0.0.1' });
+      proxied = await startServer(trusting, await openServices(trusting), { port: 0, host: '127.0.0.1' });
     });
     afterAll(async () => {
       await proxied?.close(1000);

@@ -1,8 +1,8 @@
 import type { LookupFunction } from 'node:net';
 import type { buildConnector } from 'undici';
 import { isIP } from 'node:net';
-import { hostMatches, normalizeHost, pinnedLookup, systemResolver, type ResolvedAddress, type Resolver } from '../tools/http-guard.ts';
-import { classifyAddress, parseCidr, type AddressClass } from '../tools/net-address.ts';
+import { hostMatches, normalizeHost, pinnedLookup, systemResolver, type ResolvedAddress, type Resolver } from './http-guard.ts';
+import { classifyAddress, parseCidr, type AddressClass } from './net-address.ts';
 
 /** SSRF guard: any workspace admin sets a baseUrl, so only public addresses,
  * vetted after DNS on every connection (docs/providers.md). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { openApiJson } from '../openapi/document.ts';
-import { renderDocs } from '../openapi/page.ts';
+import { openApiJson } from './document.ts';
+import { renderDocs } from './page.ts';
 import type { AppEnv } from '../types.ts';
 
 /** Public, the API's shape only (docs/public-endpoints.md); built once per process. */

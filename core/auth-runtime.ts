@@ -1,11 +1,11 @@
-import type { Secrets } from '../kernel/config/index.ts';
-import { defaultThrottles, type LoginThrottles } from '../accounts/login.ts';
-import { signupThrottle } from '../accounts/register.ts';
-import type { FailureThrottle } from '../accounts/throttle.ts';
-import { boundedHasher, type PasswordHasher } from './hasher.ts';
-import { CredentialCache } from '../credentials/cache.ts';
-import { deriveKey } from './keys.ts';
-import { OWASP_SCRYPT, type ScryptCost } from './password.ts';
+import type { Secrets } from './kernel/config/index.ts';
+import { defaultThrottles, type LoginThrottles } from './accounts/login.ts';
+import { signupThrottle } from './accounts/register.ts';
+import type { FailureThrottle } from './accounts/throttle.ts';
+import { boundedHasher, type PasswordHasher } from './auth/hasher.ts';
+import { CredentialCache } from './credentials/cache.ts';
+import { deriveKey } from './auth/keys.ts';
+import { OWASP_SCRYPT, type ScryptCost } from './auth/password.ts';
 
 /** Per-process authentication state. */
 export interface AuthRuntime {
