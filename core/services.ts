@@ -160,7 +160,7 @@ export function createServices(core: Core, opts: ServicesOptions = {}, engines?:
       return once('shares', () => shareDeps(core));
     },
     get publicShares() {
-      return once('publicShares', () => ({ db, clock, tokenKey: core.auth.tokenKey, preview: previewLinkDeps(config, secrets, clock) }));
+      return once('publicShares', () => ({ db, clock, tokenKey: core.auth.tokenKey, preview: s.previewLinks }));
     },
     get previewLinks() {
       return once('previewLinks', () => ({ ...previewLinkDeps(config, secrets, clock), db }));
@@ -181,7 +181,7 @@ export function createServices(core: Core, opts: ServicesOptions = {}, engines?:
       }));
     },
     get providerTests() {
-      return once('providerTests', () => ({ ...s.providerAccounts, engine: s.gateway.engine, clock }));
+      return once('providerTests', () => ({ ...s.providerAccounts, engine: s.gateway.engine }));
     },
     get agents() {
       return once('agents', () => ({ db, clock, accounts: s.providerAccounts }));
